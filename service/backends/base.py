@@ -1,0 +1,41 @@
+"""The one small protocol every backend implements.
+
+A backend reads the shared block sequence of a :class:`Document` and
+returns a float32 score per block (higher means content) and the final
+boolean labels. Labels are separate from ``scores >= threshold`` because
+some backends post-process them (Boilerpipe's tree filter keeps one
+subtree), and callers want both.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from service.parsing.document import Document
+
+
+@dataclass(frozen=True, slots=True)
+class BlockLabels:
+    """Per-block output of a backend: scores in [0, 1] and content labels."""
+
+    scores: np.ndarray  # float32, one per block
+    labels: np.ndarray  # bool, one per block
+
+    @classmethod
+    def from_scores(cls, scores: np.ndarray, threshold: float = 0.5) -> BlockLabels:
+        scores = np.asarray(scores, dtype=np.float32)
+        return cls(scores=scores, labels=scores >= threshold)
+
+
+@runtime_checkable
+class Backend(Protocol):
+    """What the registry, the pipeline and the API need from a backend."""
+
+    name: str  # the one name used everywhere: registry, manifest, requests, metrics
+    kind: str  # "rules", "onnx" or "graph"
+    version: str  # model or rule-set version, reported with every extraction
+
+    def classify(self, document: Document) -> BlockLabels: ...

@@ -1,0 +1,57 @@
+"""One registry of backends, keyed by the one name used everywhere."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from service.backends.base import Backend
+from service.errors import DuplicateBackend, UnknownBackend
+
+BackendFactory = Callable[[], Backend]
+
+
+class BackendRegistry:
+    """Named backend factories; each backend is built on first use and kept."""
+
+    def __init__(self) -> None:
+        self._factories: dict[str, BackendFactory] = {}
+        self._built: dict[str, Backend] = {}
+
+    def register(self, name: str, factory: BackendFactory) -> None:
+        if name in self._factories:
+            raise DuplicateBackend(f"a backend named {name!r} is already registered")
+        self._factories[name] = factory
+
+    def names(self) -> list[str]:
+        return sorted(self._factories)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._factories
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names())
+
+    def get(self, name: str) -> Backend:
+        """The backend called ``name``, built now if it was not yet."""
+        backend = self._built.get(name)
+        if backend is not None:
+            return backend
+        factory = self._factories.get(name)
+        if factory is None:
+            raise UnknownBackend(name, self.names())
+        backend = self._built[name] = factory()
+        if backend.name != name:
+            raise DuplicateBackend(f"factory for {name!r} built a backend named {backend.name!r}")
+        return backend
+
+
+DEFAULT_BACKEND = "boilerpipe"
+
+
+def default_registry() -> BackendRegistry:
+    """Every backend this installation ships, registered by name."""
+    from service.backends.boilerpipe import BoilerpipeBackend  # noqa: PLC0415 - keeps import side-effect free
+
+    registry = BackendRegistry()
+    registry.register("boilerpipe", BoilerpipeBackend)
+    return registry

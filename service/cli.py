@@ -1,0 +1,38 @@
+"""The command line: ``python -m service extract|serve|eval|bench``.
+
+Each subcommand lives in its own module with ``add_arguments(parser)`` and
+``run(args) -> int``; this file only wires them together, and imports each
+one when it is chosen, so ``extract`` never pays for training or eval code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# subcommand -> (module, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "extract": ("service.commands.extract", "extract the main content of a file, a URL or stdin"),
+    "serve": ("service.commands.serve", "run the HTTP service"),
+    "eval": ("service.evaluation.command", "score backends and peers on an annotated corpus"),
+    "bench": ("service.commands.bench", "measure throughput on raw pages, one core"),
+}
+
+
+def build_parser(chosen: str | None) -> argparse.ArgumentParser:
+    """The parser, with the arguments of the ``chosen`` subcommand only."""
+    parser = argparse.ArgumentParser(prog="python -m service", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, (module, help_text) in COMMANDS.items():
+        command = sub.add_parser(name, help=help_text, description=help_text)
+        if name == chosen:  # only the chosen command's module is imported
+            importlib.import_module(module).add_arguments(command)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    chosen = next((a for a in argv if not a.startswith("-")), None)
+    args = build_parser(chosen).parse_args(argv)
+    return int(importlib.import_module(COMMANDS[args.command][0]).run(args))

@@ -1,0 +1,33 @@
+"""Domain errors: what went wrong, in terms of extraction, never of HTTP.
+
+The API maps each class to a status and a stable code in one table
+(``service.api.errors``); the CLI prints the message.
+"""
+
+from __future__ import annotations
+
+
+class ExtractionError(Exception):
+    """Base of every error the service reports to a caller."""
+
+
+class UnknownBackend(ExtractionError):
+    """A backend name that is not registered."""
+
+    def __init__(self, name: str, known: list[str]) -> None:
+        super().__init__(f"unknown backend {name!r}; known backends: {', '.join(known)}")
+        self.name = name
+        self.known = known
+
+
+class UnknownFormat(ExtractionError):
+    """An output format other than text, html or markdown."""
+
+    def __init__(self, name: str, known: tuple[str, ...]) -> None:
+        super().__init__(f"unknown output format {name!r}; known formats: {', '.join(known)}")
+        self.name = name
+        self.known = known
+
+
+class DuplicateBackend(ExtractionError):
+    """A second backend registered under a name already taken."""

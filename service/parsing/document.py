@@ -1,0 +1,183 @@
+"""The one document model every backend, feature and renderer reads.
+
+A page is parsed once into two columnar tables: *elements* (tag, parent,
+position among siblings, id/class tokens, link target) and *blocks*, the
+non-empty text leaves in document order as in BoilerNet (``<p>A<b>B</b>C</p>``
+gives A, B, C). Per-block facts that are cheap to keep during the walk are
+stored as arrays; everything else (tag paths, token paths, locators) is
+derived from the element table on first use and cached.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+# Tags whose box starts on a new line in a browser: a change of the
+# nearest such ancestor between two text leaves is a paragraph break.
+BLOCK_LEVEL_TAGS = frozenset(
+    {
+        "address", "article", "aside", "blockquote", "body", "caption", "center", "dd",
+        "details", "dialog", "dir", "div", "dl", "dt", "fieldset", "figcaption", "figure",
+        "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr",
+        "html", "legend", "li", "main", "menu", "nav", "noscript", "ol", "p", "pre",
+        "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
+    }
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Locator:
+    """Where a browser finds a block again: ``document.querySelector(selector)``,
+    then its ``childNodes[text_node]``; ``text_node`` is None where the parse
+    flattened absurd nesting and only the enclosing element is known."""
+
+    selector: str
+    text_node: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """One text leaf, as callers outside the pipeline see it."""
+
+    index: int
+    text: str
+    tag_path: tuple[str, ...]
+    tokens: tuple[str, ...]
+    in_link: bool
+    paragraph: int
+    locator: Locator
+
+
+@dataclass(frozen=True, eq=False)
+class Document:
+    """A parsed page: element table, block table and page-level facts."""
+
+    # Element table, in document (pre-)order; element 0 is <html>.
+    elem_tag: list[str]
+    elem_parent: np.ndarray  # int32, -1 for the root
+    elem_nth: np.ndarray  # int32, 1-based position among element siblings (CSS :nth-child)
+    elem_path: np.ndarray  # int32, id of the element's root-to-element tag path
+    elem_attributes: list[dict[str, str | None]]  # as parsed; read through elem_tokens / elem_href
+    # Tag-path trie: path p is path_parent[p]'s path plus path_tag[p].
+    path_parent: list[int]
+    path_tag: list[str]
+    # Block table, in document order.
+    texts: list[str]
+    block_elem: np.ndarray  # int32, the element holding the text leaf
+    block_child: np.ndarray  # int32, index among that element's child nodes, -1 if unknown
+    block_paragraph: np.ndarray  # int32, nearest block-level ancestor element
+    block_in_link: np.ndarray  # bool, inside an <a>
+    block_in_pre: np.ndarray  # bool, inside <pre>/<textarea>: white space kept
+    block_space_before: np.ndarray  # bool, white space separates it from the previous leaf
+    block_break_before: np.ndarray  # bool, a <br> separates it from the previous leaf
+    # Page-level facts.
+    title: str = ""
+    lang: str = ""
+    doctype: str = ""
+    encoding: str = ""
+    source_bytes: int = 0  # size of the page as UTF-8
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    # -- derived per-element facts ----------------------------------------
+    @cached_property
+    def elem_tokens(self) -> list[tuple[str, ...]]:
+        """Every element's own id and class tokens, lower-cased."""
+        out: list[tuple[str, ...]] = []
+        for attributes in self.elem_attributes:
+            ident = attributes.get("id")
+            klass = attributes.get("class")
+            out.append(tuple(f"{ident or ''} {klass or ''}".lower().split()) if ident or klass else ())
+        return out
+
+    def elem_href(self, elem: int) -> str | None:
+        """The link target of an ``<a href>`` element."""
+        href = self.elem_attributes[elem].get("href") if self.elem_tag[elem] == "a" else None
+        return href.strip() if href else None
+
+    def ancestors(self, elem: int) -> list[int]:
+        """Element ids from the root down to ``elem`` inclusive."""
+        chain = []
+        parent = self.elem_parent
+        while elem >= 0:
+            chain.append(elem)
+            elem = int(parent[elem])
+        chain.reverse()
+        return chain
+
+    def ancestor(self, elem: int, levels: int) -> int:
+        """The element ``levels`` steps above ``elem`` (the root if fewer)."""
+        parent = self.elem_parent
+        for _ in range(levels):
+            up = int(parent[elem])
+            if up < 0:
+                break
+            elem = up
+        return elem
+
+    @cached_property
+    def paths(self) -> list[tuple[str, ...]]:
+        """Every distinct tag path, indexed by path id (parents precede children)."""
+        out: list[tuple[str, ...]] = []
+        for parent, tag in zip(self.path_parent, self.path_tag, strict=True):
+            out.append((*out[parent], tag) if parent >= 0 else (tag,))
+        return out
+
+    def elem_token_path(self, elem: int) -> tuple[str, ...]:
+        """The id/class tokens of ``elem`` and all its ancestors, root first."""
+        tokens = self.elem_tokens
+        return tuple(t for e in self.ancestors(elem) for t in tokens[e])
+
+    def selector(self, elem: int) -> str:
+        """A CSS selector a browser can resolve to this element."""
+        tags, nth = self.elem_tag, self.elem_nth
+        return " > ".join(
+            tags[e] if e == 0 else f"{tags[e]}:nth-child({int(nth[e])})" for e in self.ancestors(elem)
+        )
+
+    # -- derived per-block facts -------------------------------------------
+    @cached_property
+    def block_path(self) -> np.ndarray:
+        """Tag-path id of every block (int32)."""
+        return self.elem_path[self.block_elem]
+
+    @cached_property
+    def tag_paths(self) -> list[tuple[str, ...]]:
+        """Root-to-leaf tag path of every block."""
+        paths = self.paths
+        return [paths[p] for p in self.block_path.tolist()]
+
+    @cached_property
+    def token_paths(self) -> list[tuple[str, ...]]:
+        """The id/class tokens along every block's path, root first."""
+        memo: dict[int, tuple[str, ...]] = {}
+        out = []
+        for e in self.block_elem.tolist():
+            found = memo.get(e)
+            if found is None:
+                found = memo[e] = self.elem_token_path(e)
+            out.append(found)
+        return out
+
+    def locator(self, index: int) -> Locator:
+        child = int(self.block_child[index])
+        return Locator(self.selector(int(self.block_elem[index])), child if child >= 0 else None)
+
+    def block(self, index: int) -> Block:
+        return Block(
+            index=index,
+            text=self.texts[index],
+            tag_path=self.tag_paths[index],
+            tokens=self.token_paths[index],
+            in_link=bool(self.block_in_link[index]),
+            paragraph=int(self.block_paragraph[index]),
+            locator=self.locator(index),
+        )
+
+    @property
+    def blocks(self) -> list[Block]:
+        return [self.block(i) for i in range(len(self))]
