@@ -50,9 +50,7 @@ class Extraction:
     def blocks(self) -> tuple[ExtractedBlock, ...]:
         """Every block with its score, label and locator (built on first access)."""
         doc, scores, labels = self.document, self.labels.scores.tolist(), self.labels.labels.tolist()
-        return tuple(
-            ExtractedBlock(i, doc.texts[i], scores[i], labels[i], doc.locator(i)) for i in range(len(doc))
-        )
+        return tuple(ExtractedBlock(i, doc.texts[i], scores[i], labels[i], doc.locator(i)) for i in range(len(doc)))
 
 
 class Extractor:

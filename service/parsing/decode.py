@@ -41,7 +41,12 @@ _META_CHARSET = re.compile(
 _META_OVERRIDES = {"utf-16": "utf-8", "utf-16le": "utf-8", "utf-16be": "utf-8", "x-user-defined": "windows-1252"}
 
 # WHATWG: these labels mean windows-1252 in every browser.
-_LABEL_ALIASES = {"iso-8859-1": "windows-1252", "latin1": "windows-1252", "us-ascii": "windows-1252", "ascii": "windows-1252"}
+_LABEL_ALIASES = {
+    "iso-8859-1": "windows-1252",
+    "latin1": "windows-1252",
+    "us-ascii": "windows-1252",
+    "ascii": "windows-1252",
+}
 
 
 def normalize_charset(label: str | None) -> str | None:

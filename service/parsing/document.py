@@ -32,7 +32,8 @@ BLOCK_LEVEL_TAGS = frozenset(
 class Locator:
     """Where a browser finds a block again: ``document.querySelector(selector)``,
     then its ``childNodes[text_node]``; ``text_node`` is None where the parse
-    flattened absurd nesting and only the enclosing element is known."""
+    flattened absurd nesting and only the enclosing element is known.
+    """
 
     selector: str
     text_node: int | None
@@ -135,9 +136,7 @@ class Document:
     def selector(self, elem: int) -> str:
         """A CSS selector a browser can resolve to this element."""
         tags, nth = self.elem_tag, self.elem_nth
-        return " > ".join(
-            tags[e] if e == 0 else f"{tags[e]}:nth-child({int(nth[e])})" for e in self.ancestors(elem)
-        )
+        return " > ".join(tags[e] if e == 0 else f"{tags[e]}:nth-child({int(nth[e])})" for e in self.ancestors(elem))
 
     # -- derived per-block facts -------------------------------------------
     @cached_property

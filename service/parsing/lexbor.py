@@ -72,7 +72,7 @@ def parse_html(html: str | bytes, *, charset: str | None = None) -> Document:
 class _Builder:
     """Accumulates the element and block tables during one walk, a tuple per row."""
 
-    def __init__(self) -> None:  # noqa: D107
+    def __init__(self) -> None:
         # (tag, parent, nth, path id, attributes) per element
         self.elements: list[tuple[str, int, int, int, dict[str, str | None]]] = []
         self.path_ids: dict[tuple[int, str], int] = {}

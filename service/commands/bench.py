@@ -1,0 +1,138 @@
+"""``python -m service bench``: throughput on raw pages, every system in the same run.
+
+Each system (the parse-only floor, each backend, each peer) runs in its own
+child process pinned to one CPU core, over the same raw pages (scripts and
+styles included), so peak RSS is its own and imports don't leak between
+systems. Reports docs/s, ms/doc p50/p99 and peak RSS, as a table and JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from service.paths import default_data_dir
+
+PARSE_FLOOR = "parse"
+WARMUP_PAGES = 20
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--data", type=Path, default=None, help="WCXB-layout corpus (default: the dev pages)")
+    parser.add_argument("--backends", default="boilerpipe", help="comma-separated backend names")
+    parser.add_argument("--backend", dest="backends", help="one backend (alias of --backends)")
+    parser.add_argument("--peers", default="", help="comma-separated peers, e.g. trafilatura,resiliparse")
+    parser.add_argument("--limit", type=int, default=0, help="only the first N pages (0: all)")
+    parser.add_argument("--core", type=int, default=0, help="the CPU core every system is pinned to")
+    parser.add_argument("--json", type=Path, default=None, help="also write the results here")
+    parser.add_argument("--system", default=None, help=argparse.SUPPRESS)  # internal: run one system
+
+
+def load_pages(data_dir: Path, limit: int = 0) -> list[bytes]:
+    """Raw page bytes, in id order."""
+    files = sorted((data_dir / "html").glob("*.html.gz"))
+    if limit:
+        files = files[:limit]
+    return [gzip.decompress(f.read_bytes()) for f in files]
+
+
+def _system(name: str) -> Callable[[bytes], object]:
+    """Bytes -> result callable for one system name."""
+    if name == PARSE_FLOOR:
+        from service.parsing.lexbor import parse_html  # noqa: PLC0415 - each child imports only its system
+
+        return parse_html
+    if name.startswith("peer:"):
+        from service.evaluation.peers import get_peer  # noqa: PLC0415
+
+        return get_peer(name.removeprefix("peer:"))
+    from service.pipeline import default_extractor  # noqa: PLC0415
+
+    extractor = default_extractor()
+    extractor.registry.get(name)  # load now, not inside the timed loop
+    return lambda page: extractor.extract(page, backend=name)
+
+
+def measure(name: str, pages: list[bytes]) -> dict[str, float | str | int]:
+    """Time one system over the pages in this process."""
+    run = _system(name)
+    for page in pages[:WARMUP_PAGES]:
+        run(page)
+    times = np.empty(len(pages))
+    for i, page in enumerate(pages):
+        started = time.perf_counter()
+        run(page)
+        times[i] = time.perf_counter() - started
+    return {
+        "system": name,
+        "pages": len(pages),
+        "docs_per_s": len(pages) / float(times.sum()),
+        "ms_p50": float(np.percentile(times, 50) * 1e3),
+        "ms_p99": float(np.percentile(times, 99) * 1e3),
+        "ms_mean": float(times.mean() * 1e3),
+        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
+
+
+def _run_child(name: str, args: argparse.Namespace, data_dir: Path) -> dict[str, float | str | int]:
+    command = [sys.executable, "-m", "service", "bench", "--system", name, "--data", str(data_dir)]
+    command += ["--limit", str(args.limit), "--core", str(args.core)]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"bench of {name} failed:\n{done.stderr}")
+    return json.loads(done.stdout)
+
+
+def format_table(rows: list[dict[str, float | str | int]]) -> str:
+    header = f"{'system':<22}{'docs/s':>10}{'ms p50':>10}{'ms p99':>10}{'peak RSS MB':>13}"
+    lines = [header, "-" * len(header)]
+    for row in rows:
+        lines.append(
+            f"{row['system']!s:<22}{row['docs_per_s']:>10.1f}{row['ms_p50']:>10.2f}"
+            f"{row['ms_p99']:>10.2f}{row['peak_rss_mb']:>13.0f}"
+        )
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    data_dir = args.data or default_data_dir()
+    if args.system:  # child: pinned, measures one system, prints JSON
+        os.sched_setaffinity(0, {args.core})
+        print(json.dumps(measure(args.system, load_pages(data_dir, args.limit))))
+        return 0
+    if not (data_dir / "html").is_dir():
+        print(f"error: no corpus at {data_dir} (give --data or set EXTRACT_DATA_DIR)", file=sys.stderr)
+        return 2
+    names = [PARSE_FLOOR]
+    names += [n for n in args.backends.split(",") if n]
+    names += [f"peer:{n}" for n in args.peers.split(",") if n]
+    rows = []
+    for name in names:
+        print(f"bench: {name} ...", file=sys.stderr, flush=True)
+        rows.append(_run_child(name, args, data_dir))
+    cpu = _cpu_model()
+    print(f"# {rows[0]['pages']} pages from {data_dir}, one process per system pinned to core {args.core}; {cpu}")
+    print(format_table(rows))
+    if args.json:
+        args.json.write_text(json.dumps({"cpu": cpu, "data": str(data_dir), "results": rows}, indent=2))
+    return 0
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown CPU"

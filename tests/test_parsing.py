@@ -1,0 +1,206 @@
+"""The document model: blocks, their facts, and robustness to hostile input."""
+
+from __future__ import annotations
+
+import codecs
+
+import numpy as np
+import pytest
+from selectolax.lexbor import LexborHTMLParser
+
+from service.parsing.document import Document
+from service.parsing.lexbor import MAX_DEPTH, parse_html
+from service.parsing.nesting import MAX_BLOCK_NESTING, flatten_deep_nesting
+
+
+def texts(html: str | bytes, **kwargs: str) -> list[str]:
+    return parse_html(html, **kwargs).texts
+
+
+class TestBlocks:
+    def test_every_text_leaf_is_a_block_as_in_boilernet(self) -> None:
+        assert texts("<p>A<b>B</b>C</p>") == ["A", "B", "C"]
+
+    def test_whitespace_only_leaves_are_not_blocks_and_text_is_collapsed(self) -> None:
+        assert texts("<div>\n  <p>  one \n two </p>\n  &nbsp; </div>") == ["one two"]
+
+    @pytest.mark.parametrize("tag", ["script", "style", "template", "svg", "select", "iframe"])
+    def test_unrendered_subtrees_are_skipped(self, tag: str) -> None:
+        assert texts(f"<body><p>kept</p><{tag}>hidden text</{tag}></body>") == ["kept"]
+
+    def test_head_is_skipped_but_gives_the_title(self) -> None:
+        doc = parse_html("<html><head><title>The title</title></head><body><p>x</p></body></html>")
+        assert doc.texts == ["x"]
+        assert doc.title == "The title"
+
+    def test_noscript_content_is_kept(self) -> None:
+        doc = parse_html("<body><noscript><div class='post'>Only here</div></noscript></body>")
+        assert doc.texts == ["Only here"]
+        assert "noscript" in doc.tag_paths[0]
+
+    def test_comments_are_not_blocks(self) -> None:
+        assert texts("<p>a<!-- hidden -->b</p>") == ["a", "b"]
+
+    def test_tag_paths_run_from_root_to_leaf(self) -> None:
+        doc = parse_html("<div><p>A<b>B</b></p></div><ul><li>C</li></ul>")
+        assert doc.tag_paths == [
+            ("html", "body", "div", "p"),
+            ("html", "body", "div", "p", "b"),
+            ("html", "body", "ul", "li"),
+        ]
+        assert doc.paths[doc.block_path[0]] == doc.tag_paths[0]
+
+    def test_id_and_class_tokens_along_the_path(self) -> None:
+        doc = parse_html('<div id="Main" class="post  Body"><p class="lead">x</p></div><p>y</p>')
+        assert doc.token_paths == [("main", "post", "body", "lead"), ()]
+
+    def test_inside_a_link(self) -> None:
+        doc = parse_html('<p>see <a href="/x">the <b>link</b></a> here</p>')
+        assert doc.texts == ["see", "the", "link", "here"]
+        assert doc.block_in_link.tolist() == [False, True, True, False]
+        link = int(doc.block_elem[1])
+        assert doc.elem_href(link) == "/x"
+
+    def test_nearest_block_level_ancestor_groups_a_paragraph(self) -> None:
+        doc = parse_html("<div><p>a <i>b</i></p><h2>c</h2>d</div>")
+        para = doc.block_paragraph.tolist()
+        assert para[0] == para[1] != para[2]
+        assert doc.elem_tag[para[0]] == "p"
+        assert doc.elem_tag[para[2]] == "h2"
+        assert doc.elem_tag[para[3]] == "div"
+
+    def test_spacing_and_breaks_between_leaves(self) -> None:
+        doc = parse_html("<p>Hello <b>world</b>!<br>next</p>")
+        assert doc.texts == ["Hello", "world", "!", "next"]
+        assert doc.block_space_before.tolist() == [False, True, False, False]
+        assert doc.block_break_before.tolist() == [False, False, False, True]
+
+    def test_preformatted_text_keeps_its_whitespace(self) -> None:
+        doc = parse_html("<pre>  a\n    b</pre>")
+        assert doc.texts == ["  a\n    b"]
+        assert doc.block_in_pre.tolist() == [True]
+
+    def test_indices_and_blocks_view(self) -> None:
+        doc = parse_html("<p>A</p><p>B</p>")
+        assert [b.index for b in doc.blocks] == [0, 1]
+        assert [b.text for b in doc.blocks] == ["A", "B"]
+        assert len(doc) == 2
+
+    def test_columns_are_numpy_arrays_of_one_length(self) -> None:
+        doc = parse_html("<p>A <a href=#>B</a></p><pre>C</pre>")
+        for column in (doc.block_elem, doc.block_paragraph, doc.block_in_link, doc.block_child):
+            assert isinstance(column, np.ndarray)
+            assert len(column) == len(doc)
+
+
+class TestLocators:
+    PAGE = (
+        "<html><head><script>var a = 1;</script></head><body>"
+        "<nav><a href='/'>Home</a></nav><!-- c --><script>x()</script>"
+        "<main><h1>Title</h1><p>One <b>two</b> three</p><ul><li>item</li></ul></main></body></html>"
+    )
+
+    def test_a_browser_style_lookup_finds_every_block_again(self) -> None:
+        doc = parse_html(self.PAGE)
+        tree = LexborHTMLParser(self.PAGE)
+        for block in doc.blocks:
+            element = tree.css_first(block.locator.selector)
+            assert element is not None, block.locator
+            children = list(element.iter(include_text=True, skip_empty=False))
+            assert block.locator.text_node is not None
+            assert children[block.locator.text_node].text_content.strip() == block.text
+
+    def test_title_prefers_og_title_then_title_then_h1(self) -> None:
+        og = '<head><meta property="og:title" content="OG"><title>T</title></head><h1>H</h1>'
+        assert parse_html(og).title == "OG"
+        assert parse_html("<head><title> T  x </title></head><h1>H</h1>").title == "T x"
+        assert parse_html("<h1>Only <i>h1</i></h1>").title == "Only h1"
+        assert parse_html("<p>none</p>").title == ""
+
+
+class TestEncodings:
+    def test_utf8_bom(self) -> None:
+        assert texts(codecs.BOM_UTF8 + "<p>café</p>".encode()) == ["café"]
+
+    def test_utf16_bom(self) -> None:
+        assert texts(codecs.BOM_UTF16_LE + "<p>Grüße</p>".encode("utf-16-le")) == ["Grüße"]
+
+    def test_meta_charset(self) -> None:
+        page = '<meta charset="windows-1251"><p>Привет</p>'.encode("cp1251")
+        doc = parse_html(page)
+        assert doc.texts == ["Привет"]
+        assert doc.encoding == "cp1251"
+
+    def test_http_equiv_declaration(self) -> None:
+        page = '<meta http-equiv="Content-Type" content="text/html; charset=shift_jis"><p>日本語</p>'
+        assert texts(page.encode("shift_jis")) == ["日本語"]
+
+    def test_meta_beats_the_caller_and_the_caller_beats_detection(self) -> None:
+        page = '<meta charset="iso-8859-1"><p>façade</p>'.encode("latin-1")
+        assert texts(page, charset="utf-8") == ["façade"]
+        undeclared = "<p>Ελληνικά κείμενα</p>".encode("iso-8859-7")
+        assert texts(undeclared, charset="iso-8859-7") == ["Ελληνικά κείμενα"]
+
+    def test_undeclared_non_utf8_is_detected(self) -> None:
+        page = ("<p>" + "Съешь же ещё этих мягких французских булок, да выпей чаю. " * 5 + "</p>").encode("cp1251")
+        assert parse_html(page).texts[0].startswith("Съешь же ещё")
+
+    def test_invalid_bytes_in_a_utf8_page_are_replaced(self) -> None:
+        assert texts(b'<meta charset="utf-8"><p>ok \xff\xfe here</p>') == ["ok \ufffd\ufffd here"]
+
+    def test_unknown_declared_charset_falls_through(self) -> None:
+        assert texts(b'<meta charset="no-such-thing"><p>plain</p>') == ["plain"]
+
+    def test_str_input_is_taken_as_is(self) -> None:
+        assert parse_html("<p>ünïcode</p>").encoding == "str"
+
+
+class TestHostileInput:
+    @pytest.mark.parametrize("page", [b"", "", b"   \n\t", b"\x00" * 100, "<", "<<<>>>", "<html></html>"])
+    def test_empty_and_degenerate_pages_give_no_blocks_or_a_few(self, page: bytes | str) -> None:
+        doc = parse_html(page)
+        assert isinstance(doc, Document)
+        assert all(t.strip() for t in doc.texts)
+
+    def test_binary_garbage_never_raises(self) -> None:
+        rng = np.random.default_rng(7)
+        for _ in range(20):
+            parse_html(rng.integers(0, 256, size=5000, dtype=np.uint8).tobytes())
+
+    @pytest.mark.timeout(60)
+    def test_a_5mb_page(self) -> None:
+        paragraph = "<div class='c'><p>Some words in a paragraph, <a href='#'>a link</a>.</p></div>\n"
+        page = ("<html><body>" + paragraph * (5_000_000 // len(paragraph)) + "</body></html>").encode()
+        doc = parse_html(page)
+        assert len(doc) == 3 * (5_000_000 // len(paragraph))
+
+    @pytest.mark.timeout(60)
+    def test_100000_blocks(self) -> None:
+        doc = parse_html("<body>" + "<p>x</p>" * 100_000 + "</body>")
+        assert len(doc) == 100_000
+        assert doc.tag_paths[-1] == ("html", "body", "p")
+
+    @pytest.mark.timeout(60)
+    def test_10000_deep_nesting_keeps_every_text_with_bounded_paths(self) -> None:
+        doc = parse_html("<div>x" * 10_000)
+        assert len(doc) == 10_000
+        assert max(len(p) for p in doc.tag_paths) <= MAX_DEPTH + 1
+        deep = doc.locator(len(doc) - 1)
+        assert deep.text_node is None  # flattened below the cap: only the element is known
+        assert doc.locator(0).text_node == 0
+
+    @pytest.mark.timeout(60)
+    @pytest.mark.parametrize("tag", ["div", "section", "blockquote", "ul", "b", "span"])
+    def test_100000_deep_nesting_parses(self, tag: str) -> None:
+        doc = parse_html(f"<{tag}>" * 100_000 + "bottom")
+        assert doc.texts == ["bottom"]
+
+    def test_flattening_keeps_shallow_pages_untouched(self) -> None:
+        page = b"<div><section><p>x</p></section></div>" * 10_000
+        assert flatten_deep_nesting(page) == page
+
+    def test_flattening_drops_only_tags_beyond_the_cap(self) -> None:
+        page = b"<div>" * (MAX_BLOCK_NESTING + 20_000) + b"x"
+        flat = flatten_deep_nesting(page)
+        assert flat.count(b"<div>") == MAX_BLOCK_NESTING
+        assert flat.endswith(b"x")
