@@ -30,9 +30,11 @@ BLOCK_LEVEL_TAGS = frozenset(
 
 @dataclass(frozen=True, slots=True)
 class Locator:
-    """Where a browser finds a block again: ``document.querySelector(selector)``,
-    then its ``childNodes[text_node]``; ``text_node`` is None where the parse
-    flattened absurd nesting and only the enclosing element is known.
+    """Where a browser finds a block again.
+
+    ``document.querySelector(selector).childNodes[text_node]``; ``text_node``
+    is None where the parse flattened absurd nesting and only the enclosing
+    element is known.
     """
 
     selector: str
