@@ -90,9 +90,10 @@ class _Builder:
         add_element = elements.append
         skipped, block_level, preformatted = _SKIPPED_NODES, BLOCK_LEVEL_TAGS, PREFORMATTED_TAGS
 
-        tag = root.tag or "html"
-        path_ids[(-1, tag)] = 0
-        add_element((tag, -1, 1, 0, root.attributes))
+        root_tag = root.tag or "html"  # Lexbor's root is always <html>
+        path_ids[(-1, root_tag)] = 0
+        add_element((root_tag, -1, 1, 0, root.attributes))
+        tag: str | None
         elem = path = paragraph = 0
         in_link = in_pre = flattened = pending_space = pending_break = False
         child_index = elem_index = depth = 0
@@ -122,8 +123,8 @@ class _Builder:
                     pending_space = raw[-1].isspace()
                     pending_break = False
                     continue
-                if tag in skipped:
-                    if tag[0] != "-":  # comments and doctypes are no :nth-child
+                if tag is None or tag in skipped:
+                    if tag and tag[0] != "-":  # comments and doctypes are no :nth-child
                         elem_index += 1
                     continue
                 elem_index += 1
