@@ -1,0 +1,240 @@
+r"""Shallow text features of text units (Kohlschütter, Fankhauser, Nejdl 2010).
+
+Boilerpipe classifies *text blocks* by a few counts that need no language
+model: the number of words, the share of those words inside links (link
+density), and how many words a line of 80-character wrapped text holds
+(text density), each also for the previous and the next block. This module
+computes them for a :class:`~service.parsing.document.Document`, for any
+grouping of its leaves into consecutive *units*, so that the Boilerpipe rules
+and the learned backends (SVM, MLP) read the same definitions.
+
+Definitions (one place, used everywhere):
+
+word
+    A white-space separated token holding at least one letter or digit
+    (``[^\W_]``, i.e. Unicode ``\w`` without the underscore). This is what
+    Boilerpipe's tokenizer and ``isWord`` amount to (``"don't"``, ``"3.5"``
+    and ``"e-mail"`` are one word each, ``"|"`` and ``"»"`` are none), and the
+    published thresholds were learned on such counts. It is *not* the
+    evaluation tokenization (``\w+``), which would count ``"3.5"`` as two.
+    One difference from Boilerpipe remains: its tokenizer also splits at
+    symbols other than ``"'.,!@-:;$?()/``, so it counts ``"a|b"`` as two.
+unit
+    A run of consecutive leaves. :func:`paragraph_units` gives Boilerpipe's
+    text blocks: inline leaves of one block-level element form one unit;
+    units break where the nearest block-level ancestor changes and at every
+    ``<br>`` (Boilerpipe's HTML handler flushes its block at every tag it does
+    not know as inline, ``<br>`` included). Headings are block-level, so a
+    heading is always a unit of its own. :func:`leaf_units` makes every leaf
+    its own unit.
+link density
+    Words of the unit's leaves inside an ``<a>``, divided by the unit's words
+    (0 for a unit without words).
+text density
+    Greedily wrap the unit's words into lines of at most
+    :data:`LINE_WIDTH` characters (words joined by one space; a word that does
+    not fit starts the next line; a longer word fills a line alone). With one
+    line, the density is the number of words; with more, it is the words of
+    all lines but the last (incomplete) one, divided by the number of those
+    lines. Boilerpipe counts the same, except for a quirk when the very first
+    word is longer than 80 characters (it then counts an empty first line).
+previous / next
+    The value of the unit before / after; the page's edges read as an empty
+    unit (0 words, density 0), as Boilerpipe's ``EMPTY_START``/``EMPTY_END``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+from itertools import chain
+
+import numpy as np
+
+from service.parsing.document import Document
+
+# Bump when a definition above changes: stored feature matrices and models
+# trained on them record it and refuse to mix versions.
+SCHEMA_VERSION = 1
+
+# Kohlschütter et al. 2010 wrap text at 80 characters for the text density.
+LINE_WIDTH = 80
+
+# A word: a white-space token with at least one letter or digit. The
+# look-behind anchors each attempt at a token start, so a long run of
+# punctuation costs linear, not quadratic, time.
+_WORD = re.compile(r"(?<!\S)\S*?[^\W_]\S*")
+
+
+def words_of(text: str) -> list[str]:
+    """Return the words of ``text`` (see the module docstring for what counts)."""
+    return _WORD.findall(text)
+
+
+def count_words(text: str) -> int:
+    """Count the words of ``text``."""
+    return len(_WORD.findall(text))
+
+
+def wrapped_lines(word_lengths: list[int], width: int = LINE_WIDTH) -> tuple[int, int]:
+    """``(words in counted lines, counted lines)`` of greedily wrapped words.
+
+    The last, incomplete line is not counted when there is more than one
+    line; a text of one line counts as that line. No words: ``(0, 1)``.
+    """
+    completed = 0
+    line_length = -1  # the first word of a line has no space before it
+    in_line = 0
+    for length in word_lengths:
+        line_length += length + 1
+        if line_length > width and in_line:
+            completed += 1
+            line_length = length
+            in_line = 1
+        else:
+            in_line += 1
+    if completed == 0:
+        return len(word_lengths), 1
+    return len(word_lengths) - in_line, completed
+
+
+def text_density(text: str, width: int = LINE_WIDTH) -> float:
+    """Kohlschütter's text density of one string: words per wrapped line."""
+    words, lines = wrapped_lines([len(w) for w in _WORD.findall(text)], width)
+    return words / lines
+
+
+def paragraph_units(document: Document, *, split_at_breaks: bool = True) -> np.ndarray:
+    """Boilerpipe's text blocks: the unit id (0, 1, ...) of every leaf.
+
+    A new unit starts at the first leaf, where the nearest block-level
+    ancestor (``block_paragraph``) differs from the previous leaf's, and, when
+    ``split_at_breaks``, after a ``<br>``. ``<div>A<p>B</p>C</div>`` thus
+    gives three units although A and C share their paragraph element.
+    """
+    n = len(document)
+    if n == 0:
+        return np.zeros(0, dtype=np.int32)
+    paragraph = document.block_paragraph
+    starts = np.empty(n, dtype=bool)
+    starts[0] = True
+    np.not_equal(paragraph[1:], paragraph[:-1], out=starts[1:])
+    if split_at_breaks:
+        starts[1:] |= document.block_break_before[1:]
+    return (np.cumsum(starts, dtype=np.int32) - 1).astype(np.int32, copy=False)
+
+
+def leaf_units(document: Document) -> np.ndarray:
+    """Every leaf its own unit (BoilerNet's granularity)."""
+    return np.arange(len(document), dtype=np.int32)
+
+
+def previous(values: np.ndarray, fill: float = 0) -> np.ndarray:
+    """``values`` shifted by one: each unit sees the one before; the first sees ``fill``."""
+    out = np.empty_like(values)
+    if len(values):
+        out[0] = fill
+        out[1:] = values[:-1]
+    return out
+
+
+def following(values: np.ndarray, fill: float = 0) -> np.ndarray:
+    """``values`` shifted by one: each unit sees the one after; the last sees ``fill``."""
+    out = np.empty_like(values)
+    if len(values):
+        out[-1] = fill
+        out[:-1] = values[1:]
+    return out
+
+
+@dataclass(frozen=True, eq=False)
+class TextFeatures:
+    """Shallow features per unit, and the map between units and leaves.
+
+    Every per-unit array has one entry per unit, in document order.
+    """
+
+    unit_of_leaf: np.ndarray  # int32, per leaf: its unit
+    words: np.ndarray  # int32, per unit
+    link_words: np.ndarray  # int32, per unit: words of leaves inside <a>
+    chars: np.ndarray  # int32, per unit: characters of its leaves' (normalised) text
+    text_density: np.ndarray  # float32, per unit
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    @cached_property
+    def link_density(self) -> np.ndarray:
+        """Words inside links / words (float32, 0 where a unit has no words)."""
+        words = self.words
+        return np.divide(
+            self.link_words, words, out=np.zeros(len(words), dtype=np.float32), where=words > 0, dtype=np.float32
+        )
+
+    def to_leaves(self, unit_values: np.ndarray) -> np.ndarray:
+        """Broadcast a per-unit array to the unit's leaves."""
+        return np.asarray(unit_values)[self.unit_of_leaf]
+
+    def matrix(self) -> tuple[np.ndarray, tuple[str, ...]]:
+        """Every feature with its previous and next value, as a float32 matrix and column names."""
+        base = {
+            "words": self.words.astype(np.float32),
+            "link_density": self.link_density,
+            "text_density": self.text_density,
+        }
+        columns: dict[str, np.ndarray] = {}
+        for name, values in base.items():
+            columns[f"prev_{name}"] = previous(values)
+            columns[name] = values
+            columns[f"next_{name}"] = following(values)
+        return np.stack(list(columns.values()), axis=1).astype(np.float32, copy=False), tuple(columns)
+
+
+def text_features(document: Document, unit_of_leaf: np.ndarray | None = None) -> TextFeatures:
+    """Shallow features of ``document`` per unit (default: :func:`paragraph_units`).
+
+    ``unit_of_leaf`` must number units 0, 1, ... in document order with each
+    unit's leaves consecutive, as :func:`paragraph_units` and
+    :func:`leaf_units` do.
+    """
+    if unit_of_leaf is None:
+        unit_of_leaf = paragraph_units(document)
+    unit_of_leaf = np.asarray(unit_of_leaf, dtype=np.int32)
+    texts = document.texts
+    n_units = int(unit_of_leaf[-1]) + 1 if len(unit_of_leaf) else 0
+
+    # The one Python pass over the text: words per leaf, and every word's length.
+    tokens = [_WORD.findall(t) for t in texts]
+    leaf_words = np.fromiter(map(len, tokens), dtype=np.int32, count=len(texts))
+    leaf_chars = np.fromiter(map(len, texts), dtype=np.int32, count=len(texts))
+    word_lengths = np.fromiter(map(len, chain.from_iterable(tokens)), dtype=np.int32)
+
+    words = np.bincount(unit_of_leaf, weights=leaf_words, minlength=n_units).astype(np.int32)
+    link_words = np.bincount(
+        unit_of_leaf, weights=np.where(document.block_in_link, leaf_words, 0), minlength=n_units
+    ).astype(np.int32)
+    chars = np.bincount(unit_of_leaf, weights=leaf_chars, minlength=n_units).astype(np.int32)
+
+    # Text density. A unit whose words fit on one line has density = words;
+    # only the longer units need the sequential wrap.
+    density = words.astype(np.float32)
+    word_chars = np.bincount(
+        np.repeat(unit_of_leaf, leaf_words), weights=word_lengths, minlength=n_units
+    )  # letters of the unit's words, without spaces
+    long_units = np.flatnonzero(word_chars + words - 1 > LINE_WIDTH)
+    if len(long_units):
+        word_end = np.cumsum(words)
+        word_start = word_end - words
+        all_lengths = word_lengths.tolist()
+        for u in long_units.tolist():
+            in_lines, lines = wrapped_lines(all_lengths[word_start[u] : word_end[u]])
+            density[u] = in_lines / lines
+
+    return TextFeatures(
+        unit_of_leaf=unit_of_leaf,
+        words=words,
+        link_words=link_words,
+        chars=chars,
+        text_density=density,
+    )
