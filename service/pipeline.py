@@ -11,11 +11,12 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property
 
 from service.backends.base import BlockLabels
-from service.backends.registry import DEFAULT_BACKEND, BackendRegistry, default_registry
+from service.backends.registry import BackendRegistry, default_registry
 from service.errors import UnknownFormat
 from service.output.render import render_html, render_markdown, render_text
 from service.parsing.document import Document, Locator
 from service.parsing.lexbor import parse_html
+from service.settings import DEFAULT_BACKEND
 
 OUTPUT_FORMATS = ("text", "html", "markdown")
 

@@ -152,7 +152,7 @@ def _kept_stems(doc, labels) -> set[str]:
 def test_tree_filter_keeps_the_grandparent_group_with_most_text():
     doc = page(TWO_SUBTREES)
     out = BoilerpipeBackend(tree_filter_depth=2).classify(doc)
-    assert out.scores.tolist() == [1.0, 1.0, 1.0]  # the classifier took all three
+    assert (out.scores > 0).all()  # the classifier took all three
     assert _kept_stems(doc, out.labels) == {"x", "y"}  # grandparent div#small: x + y > z
 
 
@@ -224,7 +224,8 @@ def test_one_huge_block():
     doc = page("<nav>" + links(3) + "</nav><p>" + words(20000) + "</p>")
     out = BoilerpipeBackend().classify(doc)
     assert out.labels.tolist() == [False, True]
-    assert out.scores.tolist() == [0.0, 1.0]
+    # the word tree takes it; the density tree refuses a dense block right before the page's end
+    assert out.scores.tolist() == [0.0, 0.5]
 
 
 def test_scores_are_in_range_and_labels_are_a_subset():

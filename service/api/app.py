@@ -21,7 +21,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        registry = default_registry()
+        registry = default_registry(chosen)
         registry.get(chosen.default_backend)  # fail at start, not on the first request
         app.state.service = AppState(settings=chosen, extractor=Extractor(registry, chosen.default_backend))
         yield

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from service.backends.base import Backend
+from service.backends.boilerpipe import BoilerpipeBackend
 from service.errors import DuplicateBackend, UnknownBackend
+from service.settings import Settings
 
 BackendFactory = Callable[[], Backend]
 
@@ -45,13 +47,9 @@ class BackendRegistry:
         return backend
 
 
-DEFAULT_BACKEND = "boilerpipe"
-
-
-def default_registry() -> BackendRegistry:
-    """Every backend this installation ships, registered by name."""
-    from service.backends.boilerpipe import BoilerpipeBackend  # noqa: PLC0415 - keeps import side-effect free
-
+def default_registry(settings: Settings | None = None) -> BackendRegistry:
+    """Every backend this installation ships, registered by name, configured by ``settings``."""
+    chosen = settings or Settings()
     registry = BackendRegistry()
-    registry.register("boilerpipe", BoilerpipeBackend)
+    registry.register("boilerpipe", lambda: BoilerpipeBackend(chosen.boilerpipe_tree_filter_depth))
     return registry
