@@ -204,3 +204,9 @@ class TestHostileInput:
         flat = flatten_deep_nesting(page)
         assert flat.count(b"<div>") == MAX_BLOCK_NESTING
         assert flat.endswith(b"x")
+
+
+def test_line_breaks_between_highlighted_spans_in_pre_are_breaks() -> None:
+    doc = parse_html('<pre><span class="k">def</span> f():\n<span>    return</span> 1\n<span>x</span></pre>')
+    assert doc.texts == ["def", " f():", "    return", " 1", "x"]  # white space kept inside pre
+    assert doc.block_break_before.tolist() == [False, False, True, False, True]

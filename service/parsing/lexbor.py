@@ -107,6 +107,8 @@ class _Builder:
                     raw = node.text_content
                     if not raw or raw.isspace():
                         pending_space = True
+                        if in_pre and raw and "\n" in raw:  # a line break between highlighted spans
+                            pending_break = True
                         continue
                     add_block(
                         (
@@ -117,11 +119,11 @@ class _Builder:
                             in_link,
                             in_pre,
                             pending_space or raw[0].isspace(),
-                            pending_break,
+                            pending_break or (in_pre and raw[0] in "\r\n"),
                         )
                     )
                     pending_space = raw[-1].isspace()
-                    pending_break = False
+                    pending_break = in_pre and raw[-1] in "\r\n"
                     continue
                 if tag is None or tag in skipped:
                     if tag and tag[0] != "-":  # comments and doctypes are no :nth-child
