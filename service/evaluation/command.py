@@ -1,0 +1,154 @@
+"""``python -m service eval``: our backends and the peers side by side on an annotated corpus.
+
+Also the entry to the oracle report (``--oracle``), the quality-gate floors
+(``--update-floors``) and the committed split (``--make-split``). Figures on
+the WCXB dev pages credit WCXB (Murrough Foley 2026, CC-BY-4.0).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from service.evaluation import gate, oracle, tables
+from service.evaluation.datasets import AUTO_LAYOUT, LAYOUTS, Corpus, CorpusError, Page, load_corpus
+from service.evaluation.evaluate import System, backend_system, evaluate, peer_system
+from service.evaluation.peers import PEER_NAMES, PeerUnavailable
+from service.evaluation.split import ALL_PARTS, PARTS, SEED, Split, SplitError, committed_split_path, make_split, select
+from service.paths import default_data_dir
+from service.pipeline import Extractor, default_extractor
+
+ALL = "all"
+DEFAULT_WORST = 20
+USAGE_ERROR = 2
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=None,
+        help="corpus directory (default: EXTRACT_DATA_DIR, else ../shared/data/wcxb-dev)",
+    )
+    parser.add_argument(
+        "--layout", choices=(AUTO_LAYOUT, *LAYOUTS), default=AUTO_LAYOUT, help="corpus layout (default: detected)"
+    )
+    parser.add_argument(
+        "--part", choices=(*PARTS, ALL_PARTS), default="test", help="which part of the split (default: test)"
+    )
+    parser.add_argument(
+        "--split", type=Path, default=None, help="split JSON (default: the committed one for the corpus)"
+    )
+    parser.add_argument("--backends", default=ALL, help="comma-separated backends, 'all' or 'none' (default: all)")
+    parser.add_argument("--peers", default="", help=f"comma-separated peers or 'all': {','.join(PEER_NAMES)}")
+    parser.add_argument("--json", type=Path, default=None, help="also write every score here")
+    parser.add_argument(
+        "--oracle", action="store_true", help="score the alignment labels themselves and explain the losses"
+    )
+    parser.add_argument("--worst", type=int, default=DEFAULT_WORST, help="pages listed by --oracle")
+    parser.add_argument(
+        "--update-floors", action="store_true", help="raise the quality-gate floors from a run on the test part"
+    )
+    parser.add_argument(
+        "--allow-lower", action="store_true", help="let --update-floors lower a floor or re-pin on a new corpus"
+    )
+    parser.add_argument(
+        "--floors", type=Path, default=gate.FLOORS_PATH, help="floors file (default: tests/quality_floors.json)"
+    )
+    parser.add_argument("--make-split", action="store_true", help="(re)write the split of the corpus deterministically")
+    parser.add_argument("--seed", type=int, default=SEED, help="seed for --make-split")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        corpus = load_corpus(args.data or default_data_dir(), args.layout)
+        if args.make_split:
+            return _make_split(corpus, args)
+        split = _split_for(corpus, args.split)
+        if args.update_floors:
+            return _update_floors(corpus, select(corpus, gate.GATE_PART, split), args)
+        pages = select(corpus, args.part, split)
+        if args.oracle:
+            cases = oracle.run_oracle(pages)
+            print(f"# {_describe(corpus, args.part, len(pages))}")
+            print(oracle.format_report(cases, args.worst))
+            return 0
+        systems = _systems(args.backends, args.peers)
+    except (CorpusError, SplitError, PeerUnavailable, gate.FloorLowered) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return USAGE_ERROR
+    if not systems:
+        print("error: nothing to evaluate (give --backends or --peers)", file=sys.stderr)
+        return USAGE_ERROR
+    results = evaluate(pages, systems)
+    print(f"# {_describe(corpus, args.part, len(pages))}; ms/doc from raw bytes to text, one process, same run")
+    print(tables.overview(results))
+    print("\n" + tables.by_page_type(results))
+    print("\nBlock level, gold = alignment labels; peers' text projected onto our blocks by the same alignment")
+    print(tables.block_table(results))
+    if args.json:
+        record = {"corpus": corpus.name, "credit": corpus.credit, "part": args.part, "pages": len(pages)}
+        record["systems"] = {name: result.as_dict() for name, result in results.items()}
+        args.json.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+def _describe(corpus: Corpus, part: str, pages: int) -> str:
+    credit = f"; {corpus.credit}" if corpus.credit else ""
+    return f"{pages} pages of {corpus.name} ({part} part){credit}"
+
+
+def _split_for(corpus: Corpus, path: Path | None) -> Split | None:
+    """The split given, else the committed one for this corpus, else None (only --part all works)."""
+    path = path or committed_split_path(corpus.name)
+    if not path.is_file():
+        return None
+    split = Split.read(path)
+    if split.corpus_digest != corpus.digest():
+        print(f"warning: {path} was made for another version of {corpus.name}", file=sys.stderr)
+    return split
+
+
+def _backend_names(extractor: Extractor, spec: str) -> list[str]:
+    """``all``, ``none`` or a comma-separated list of registered backends."""
+    return extractor.registry.names() if spec == ALL else [n for n in spec.split(",") if n and n != "none"]
+
+
+def _systems(backends: str, peers: str) -> list[System]:
+    extractor = default_extractor()
+    systems = [backend_system(extractor, name) for name in _backend_names(extractor, backends)]
+    peer_names = PEER_NAMES if peers == ALL else [n for n in peers.split(",") if n]
+    return systems + [peer_system(name) for name in peer_names]
+
+
+def _update_floors(corpus: Corpus, pages: list[Page], args: argparse.Namespace) -> int:
+    extractor = default_extractor()
+    measured = gate.measure(pages, extractor, _backend_names(extractor, args.backends))
+    digest = corpus.digest()
+    floors = gate.Floors.read(args.floors) if args.floors.is_file() else gate.Floors(corpus.name, digest)
+    updated = gate.raise_floors(floors, measured, digest, allow_lower=args.allow_lower)
+    updated.write(args.floors)
+    for name in sorted(measured):
+        before = floors.floors.get(name)
+        was = f"{before:.4f}" if before is not None else "none"
+        now = updated.floors[name]
+        print(f"{name}: {gate.GATE_METRIC} {measured[name]:.4f} on {len(pages)} pages; floor {was} -> {now:.4f}")
+    print(f"wrote {args.floors}")
+    return 0
+
+
+def _make_split(corpus: Corpus, args: argparse.Namespace) -> int:
+    split = make_split(corpus, args.seed)
+    path = args.split or committed_split_path(corpus.name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(split.to_json(corpus.credit), encoding="utf-8")
+    types = {page.id: page.page_type for page in corpus.pages}
+    for part, ids in split.parts.items():
+        counts: dict[str, int] = {}
+        for page_id in ids:
+            counts[types[page_id]] = counts.get(types[page_id], 0) + 1
+        print(f"{part:<11}{len(ids):>6} pages  " + "  ".join(f"{t} {n}" for t, n in sorted(counts.items())))
+    print(f"wrote {path}")
+    return 0

@@ -1,0 +1,109 @@
+"""The quality gate: every shipped backend's word-F1 on the test part stays at or above its floor.
+
+Floors live in a committed file (``tests/quality_floors.json``) with the
+digest of the corpus they were measured on, so a changed corpus is noticed
+instead of silently moving the bar. Floors only move up: raising them is
+``eval --update-floors`` (each floor becomes the measured F1 less
+:data:`FLOOR_MARGIN`, if that is higher), and lowering one, or re-pinning on
+another corpus, takes ``--allow-lower``. Like trafilatura's own evaluation
+guard, the gate runs in the test suite whenever the corpus is present.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from service.evaluation.datasets import Page
+from service.evaluation.evaluate import backend_system, evaluate
+from service.paths import REPO_ROOT
+from service.pipeline import Extractor
+
+FLOORS_PATH = REPO_ROOT / "tests" / "quality_floors.json"
+FLOOR_MARGIN = 0.01  # a floor sits this far below the measured F1: room for small, harmless changes
+GATE_PART = "test"
+GATE_METRIC = "word_f1"
+FLOOR_DECIMALS = 4
+
+
+class FloorLowered(Exception):
+    """An update that would lower a floor (or re-pin on another corpus) without permission."""
+
+
+@dataclass(frozen=True)
+class Floors:
+    """The pinned floors and what they were measured on."""
+
+    corpus: str
+    corpus_digest: str
+    part: str = GATE_PART
+    metric: str = GATE_METRIC
+    floors: Mapping[str, float] = field(default_factory=dict)
+
+    @classmethod
+    def read(cls, path: Path = FLOORS_PATH) -> Floors:
+        record = json.loads(Path(path).read_text(encoding="utf-8"))
+        return cls(
+            corpus=record["corpus"],
+            corpus_digest=record["corpus_digest"],
+            part=record["part"],
+            metric=record["metric"],
+            floors={name: float(value) for name, value in record["floors"].items()},
+        )
+
+    def write(self, path: Path = FLOORS_PATH) -> None:
+        record = {
+            "corpus": self.corpus,
+            "corpus_digest": self.corpus_digest,
+            "part": self.part,
+            "metric": self.metric,
+            "margin": FLOOR_MARGIN,
+            "how": "floor = measured F1 - margin; raise with `python -m service eval --update-floors`",
+            "floors": dict(sorted(self.floors.items())),
+        }
+        Path(path).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+
+
+def measure(pages: Sequence[Page], extractor: Extractor, backends: Sequence[str]) -> dict[str, float]:
+    """Mean word-F1 of each backend over ``pages`` (no block scores: the gate needs none)."""
+    results = evaluate(pages, [backend_system(extractor, name) for name in backends], blocks=False)
+    return {name: result.summary.word.f1 for name, result in results.items()}
+
+
+def check(measured: Mapping[str, float], floors: Floors, corpus_digest: str) -> list[str]:
+    """Why the gate fails: one message per problem, empty when it passes."""
+    problems = []
+    if corpus_digest != floors.corpus_digest:
+        problems.append(
+            f"the corpus differs from the one the floors were pinned on ({corpus_digest[:12]} vs "
+            f"{floors.corpus_digest[:12]}); re-measure and re-pin: eval --update-floors --allow-lower"
+        )
+    for name, f1 in sorted(measured.items()):
+        floor = floors.floors.get(name)
+        if floor is None:
+            problems.append(f"backend {name!r} has no floor; pin one: python -m service eval --update-floors")
+        elif f1 < floor:
+            problems.append(
+                f"backend {name!r}: {GATE_METRIC} {f1:.4f} on the {floors.part} part is below its floor {floor:.4f}"
+            )
+    return problems
+
+
+def raise_floors(floors: Floors, measured: Mapping[str, float], corpus_digest: str, *, allow_lower: bool) -> Floors:
+    """Floors moved up to the measured F1 less the margin; :class:`FloorLowered` instead of lowering one."""
+    same_corpus = corpus_digest == floors.corpus_digest
+    if not same_corpus and not allow_lower:
+        raise FloorLowered("the corpus changed since the floors were pinned; re-pin them all with --allow-lower")
+    updated = dict(floors.floors) if same_corpus else {}
+    for name, f1 in measured.items():
+        candidate = round(f1 - FLOOR_MARGIN, FLOOR_DECIMALS)
+        current = updated.get(name)
+        if current is None or candidate >= current or allow_lower:
+            updated[name] = candidate
+        elif f1 < current:
+            raise FloorLowered(
+                f"backend {name!r} measures {f1:.4f}, below its floor {current:.4f}; lowering it takes --allow-lower"
+            )
+    return Floors(floors.corpus, corpus_digest, floors.part, floors.metric, updated)
