@@ -57,3 +57,12 @@ def test_pages_without_gold_are_skipped_and_the_report_lists_the_worst(tmp_path:
     assert "F1 1.0000" in report
     assert "worst 2 pages" in report
     assert report.count("harbour.example") + report.count("bikes.example") == 2
+
+
+def test_content_inside_noscript_is_counted(tmp_path: Path) -> None:
+    html = "<div>Loading</div><noscript><p>Forum post served without scripts</p></noscript>"
+    case = oracle_case(_page(tmp_path, html, "Forum post served without scripts"))
+    assert case is not None
+    assert case.word.f1 == 1.0
+    assert case.in_noscript
+    assert "inside <noscript> (kept by our parser): 1" in format_report([case], worst=1)

@@ -13,7 +13,10 @@ is split, in gold tokens, into causes:
   skips (sections in another order than the gold, repeated text);
 - ``extra words``: words of labeled blocks that are not gold (precision).
 
-The page's main cause is the largest of these.
+The page's main cause is the largest of these. Pages whose labeled content
+sits mostly inside ``<noscript>`` are counted too: our parser keeps it (some
+forum software serves its posts only there), so they are no loss, but
+they are where a parser that drops ``<noscript>`` would fail.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from service.parsing.lexbor import parse_html
 CAUSES = ("not in HTML", "only in scripts/attributes", "partial blocks", "order differs", "extra words")
 NO_LOSS = "none"
 WEAK_PAGE_F1 = 0.9  # pages below this are counted per cause in the report
+NOSCRIPT_MAJORITY = 0.5  # a page "lives in <noscript>" when more than this share of its content blocks do
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +47,7 @@ class OracleCase:
     page: Page
     word: PRF
     losses: dict[str, int]
+    in_noscript: bool  # most of its labeled blocks are inside <noscript>
 
     @property
     def cause(self) -> str:
@@ -76,7 +81,9 @@ def oracle_case(page: Page, cache: LabelCache | None = None) -> OracleCase | Non
         "order differs": max(missed - absent - partial, 0),
         "extra words": sum((Counter(predicted) - gold_counts).values()),
     }
-    return OracleCase(page=page, word=word_prf(predicted, gold), losses=losses)
+    noscript = sum("noscript" in document.tag_paths[i] for i in np.flatnonzero(labels).tolist())
+    in_noscript = noscript > NOSCRIPT_MAJORITY * max(int(labels.sum()), 1)
+    return OracleCase(page=page, word=word_prf(predicted, gold), losses=losses, in_noscript=in_noscript)
 
 
 def run_oracle(
@@ -107,6 +114,8 @@ def format_report(cases: Sequence[OracleCase], worst: int, credit: str = "") -> 
         weak = sum(c.word.f1 < WEAK_PAGE_F1 for c in mine)
         lost = sum(1 - c.word.f1 for c in mine) / len(cases) if cases else 0.0
         lines.append(f"{cause:<30}{len(mine):>7}{weak:>8}{lost:>10.4f}")
+    noscript = sum(c.in_noscript for c in cases)
+    lines += ["", f"pages whose content is inside <noscript> (kept by our parser): {noscript}"]
     lines += ["", f"worst {worst} pages:", f"{'id':<10}{'type':<15}{'domain':<34}{'P':>7}{'R':>7}{'F1':>7}  cause"]
     for case in sorted(cases, key=lambda c: (c.word.f1, c.page.id))[:worst]:
         page = case.page

@@ -10,6 +10,7 @@ are each package's own; justext gets the English stop list (it needs one).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 import numpy as np
@@ -69,6 +70,7 @@ def _resiliparse() -> PeerExtract:
 def _boilerpy3() -> PeerExtract:
     from boilerpy3 import extractors  # noqa: PLC0415
 
+    logging.getLogger("boilerpy3").setLevel(logging.ERROR)  # it warns about every nested <a> it repairs
     extractor = extractors.ArticleExtractor(raise_on_failure=False)
     return lambda html: extractor.get_content(_decoded(html)) or ""
 

@@ -39,7 +39,7 @@ def by_page_type(results: Mapping[str, SystemResult]) -> str:
     types = sorted({name for result in results.values() for name in result.by_type})
     first = next(iter(results.values()))
     counts = {name: first.by_type[name].pages if name in first.by_type else 0 for name in types}
-    columns = [f"{name[:11]} ({counts[name]})" for name in types]
+    columns = [f"{name} ({counts[name]})" for name in types]
     widths = [max(len(c) + 2, 8) for c in columns]
     header = f"{'word F1':<14}" + "".join(f"{c:>{w}}" for c, w in zip(columns, widths, strict=True))
     lines = [header, "-" * len(header)]
