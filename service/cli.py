@@ -17,6 +17,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("service.commands.serve", "run the HTTP service"),
     "eval": ("service.evaluation.command", "score backends and peers on an annotated corpus"),
     "bench": ("service.commands.bench", "measure throughput on raw pages, one core"),
+    "train": ("service.training.command", "train a model on the dev corpus and export it to model_store/"),
 }
 
 

@@ -1,0 +1,34 @@
+"""``python -m service train MODEL``: fit a model on the dev corpus and export it to the model store.
+
+Each trainable backend has a module ``service.training.<name>`` with
+``add_arguments(parser)`` and ``train(args) -> int``. Those modules import
+the heavy training dependencies (the ``train`` extra) inside ``train`` only,
+so building this parser stays cheap.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+from pathlib import Path
+
+from service.paths import MODEL_STORE, default_data_dir
+
+# model name -> trainer module; a backend appears here when its trainer lands.
+TRAINERS: dict[str, str] = {}
+DEFAULT_SEED = 20261121
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    models = parser.add_subparsers(dest="model", required=True, metavar="MODEL")
+    for name, module in TRAINERS.items():
+        trainer = models.add_parser(name, help=f"train the {name} backend")
+        trainer.add_argument("--data", type=Path, default=None, help="corpus directory (default: the WCXB dev pages)")
+        trainer.add_argument("--out", type=Path, default=MODEL_STORE, help="model store (default: model_store/)")
+        trainer.add_argument("--seed", type=int, default=DEFAULT_SEED, help="random seed")
+        importlib.import_module(module).add_arguments(trainer)
+
+
+def run(args: argparse.Namespace) -> int:
+    args.data = args.data or default_data_dir()
+    return int(importlib.import_module(TRAINERS[args.model]).train(args))
