@@ -1,34 +1,138 @@
 """Service settings, read from ``EXTRACT_*`` environment variables.
 
 Built by :func:`get_settings` when the app starts, never at import, so tests
-can override them. Units are in the names.
+can pass their own. Units are in the names. Validators fail at start-up on a
+combination that could only fail later (a GPU shared by several workers, a
+batch larger than the admission limit). Lists are read from the environment
+as JSON (``EXTRACT_API_KEYS='["k1","k2"]'``).
 """
 
 from __future__ import annotations
 
 from functools import cache
+from ipaddress import IPv4Network, IPv6Network
+from pathlib import Path
 
-from pydantic import Field
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from service.paths import MODEL_STORE
 
 DEFAULT_BACKEND = "boilerpipe"
 
+# ONNX Runtime's names for the providers a model backend may ask for.
+KNOWN_EXECUTION_PROVIDERS = frozenset({"CPUExecutionProvider", "CUDAExecutionProvider", "TensorrtExecutionProvider"})
+GPU_EXECUTION_PROVIDERS = frozenset({"CUDAExecutionProvider", "TensorrtExecutionProvider"})
+
+MIB = 1024 * 1024
+
 
 class Settings(BaseSettings):
-    """Every knob of the service, documented where it is defined."""
+    """Every knob of the service, documented where it is defined (the README's table is built from these)."""
 
     model_config = SettingsConfigDict(env_prefix="EXTRACT_", extra="ignore")
 
+    # Serving
     host: str = Field("127.0.0.1", description="Address the server binds to.")
     port: int = Field(8000, ge=0, le=65535, description="TCP port the server listens on.")
-    workers: int = Field(1, ge=1, le=64, description="Worker processes (CPU backends scale with them).")
+    workers: int = Field(
+        1, ge=1, le=64, description="Worker processes; CPU backends scale with them. Must be 1 with a GPU provider."
+    )
+    graceful_shutdown_timeout_s: int = Field(
+        30, ge=1, le=600, description="On SIGTERM, how long requests and queued batches may take to finish."
+    )
+    # Backends
     default_backend: str = Field(DEFAULT_BACKEND, description="Backend used when a request names none.")
+    enabled_backends: list[str] = Field(
+        default_factory=list, description="Backends loaded at start and offered to requests; empty means all shipped."
+    )
+    model_store_dir: Path = Field(MODEL_STORE, description="Directory holding model artifacts and manifest.json.")
+    execution_providers: list[str] = Field(
+        default_factory=lambda: ["CPUExecutionProvider"],
+        description="ONNX Runtime providers for model backends, in order of preference.",
+    )
     boilerpipe_tree_filter_depth: int = Field(
         2, ge=0, le=16, description="Boilerpipe's tree filter: group by this ancestor (0 turns the filter off)."
     )
+    # Request limits and concurrency
     max_body_bytes: int = Field(
-        10 * 1024 * 1024, ge=1024, description="Largest request body accepted; larger ones get 413 before being read."
+        10 * MIB, ge=1024, description="Largest request body accepted; larger ones get 413 before being read."
     )
+    max_batch_documents: int = Field(32, ge=1, le=1024, description="Most documents in one POST /extract/batch.")
+    max_in_flight: int = Field(
+        64,
+        ge=1,
+        description="Documents being extracted at once per process; beyond it requests get 429 with Retry-After.",
+    )
+    overload_retry_after_s: int = Field(1, ge=1, le=3600, description="Retry-After sent with a 429.")
+    cpu_threads: int = Field(
+        4, ge=1, le=256, description="Threads per process running parsing and CPU backends off the event loop."
+    )
+    # Micro-batching of model backends
+    batch_max_size: int = Field(32, ge=1, le=4096, description="Most documents in one model batch.")
+    batch_max_wait_ms: float = Field(
+        5.0, ge=0, le=1000, description="How long a batch waits to fill before it runs anyway."
+    )
+    batch_max_padded_blocks: int = Field(
+        65536, ge=1, description="A batch closes when documents × longest document (in blocks) would exceed this."
+    )
+    batch_queue_size: int = Field(
+        256, ge=1, description="Documents waiting for a model batch; beyond it requests get 429 with Retry-After."
+    )
+    # Fetching (GET /extract?url=)
+    fetch_connect_timeout_s: float = Field(5.0, gt=0, le=120, description="Resolving and connecting, per hop.")
+    fetch_read_timeout_s: float = Field(10.0, gt=0, le=300, description="Longest silence while reading a response.")
+    fetch_total_timeout_s: float = Field(20.0, gt=0, le=600, description="Whole fetch, every redirect included.")
+    fetch_max_bytes: int = Field(10 * MIB, ge=1024, description="Largest page fetched (decoded bytes).")
+    fetch_max_redirects: int = Field(5, ge=0, le=20, description="Redirects followed, each one checked.")
+    fetch_content_types: list[str] = Field(
+        default_factory=lambda: ["text/html", "application/xhtml+xml"],
+        description="Media types accepted from upstream servers.",
+    )
+    fetch_allowed_ports: list[int] = Field(
+        default_factory=lambda: [80, 443], description="Ports a fetched URL may name, outside allowlisted networks."
+    )
+    fetch_allow_networks: list[IPv4Network | IPv6Network] = Field(
+        default_factory=list,
+        description="Networks fetched even though they are not global (internal use, tests); any port.",
+    )
+    fetch_max_in_flight: int = Field(
+        16, ge=1, description="Pages being fetched at once per process; beyond it requests get 429 with Retry-After."
+    )
+    fetch_user_agent: str = Field("extraction-service/0.1", description="User-Agent sent upstream.")
+    # Access
+    api_keys: list[SecretStr] = Field(
+        default_factory=list,
+        description="Bearer keys; when set, every endpoint but /, /healthz, /readyz, /metrics and docs needs one.",
+    )
+    cors_allow_origins: list[str] = Field(
+        default_factory=list, description="Origins allowed to call the API from a browser; empty turns CORS off."
+    )
+
+    @field_validator("execution_providers")
+    @classmethod
+    def _known_providers(cls, value: list[str]) -> list[str]:
+        unknown = sorted(set(value) - KNOWN_EXECUTION_PROVIDERS)
+        if unknown or not value:
+            raise ValueError(f"execution providers must be among {sorted(KNOWN_EXECUTION_PROVIDERS)}, got {value}")
+        return value
+
+    @field_validator("fetch_content_types")
+    @classmethod
+    def _lower_media_types(cls, value: list[str]) -> list[str]:
+        return [media.strip().lower() for media in value]
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Settings:
+        if self.workers > 1 and GPU_EXECUTION_PROVIDERS & set(self.execution_providers):
+            raise ValueError("a GPU provider needs workers=1: run one process (one pod) per GPU")
+        if self.max_batch_documents > self.max_in_flight:
+            raise ValueError("max_batch_documents cannot exceed max_in_flight: such a batch could never be admitted")
+        if self.enabled_backends and self.default_backend not in self.enabled_backends:
+            raise ValueError(f"default_backend {self.default_backend!r} is not in enabled_backends")
+        if self.fetch_connect_timeout_s > self.fetch_total_timeout_s:
+            raise ValueError("fetch_connect_timeout_s cannot exceed fetch_total_timeout_s")
+        return self
 
 
 @cache

@@ -1,22 +1,40 @@
-"""Shared fixtures: a real uvicorn server on 127.0.0.1 and the dev-corpus location."""
+"""Shared fixtures: a real uvicorn server on 127.0.0.1, an upstream web server to fetch from, test
+backends, and the dev-corpus location."""
 
 from __future__ import annotations
 
+import gzip
 import socket
+import ssl
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import httpx
+import numpy as np
 import pytest
 import uvicorn
 
 from service.api.app import create_app
+from service.backends.base import BlockLabels
+from service.backends.registry import BackendRegistry, default_registry
+from service.parsing.document import Document
 from service.paths import default_data_dir
 from service.settings import Settings
 
 SERVER_START_TIMEOUT_S = 20.0
+GATE_TIMEOUT_S = 20.0  # a gate nobody opens fails the test instead of hanging it
+
+ARTICLE = (
+    "<html><head><title>A page</title></head><body><nav><a href='/'>Home</a> <a href='/a'>About</a></nav>"
+    "<article><h1>A headline</h1>"
+    + "<p>This is a long paragraph of real content that a reader came for, with enough words in it.</p>" * 4
+    + "</article><footer><a href='/c'>Contact</a></footer></body></html>"
+)
 
 
 def _free_port() -> int:
@@ -26,12 +44,20 @@ def _free_port() -> int:
 
 
 class LiveServer:
-    """A real uvicorn serving the app in a thread of this process, on loopback."""
+    """A real uvicorn serving the app in a thread of this process, on loopback.
 
-    def __init__(self, settings: Settings) -> None:
+    ``app_options`` go to :func:`create_app` (a test registry of backends, a test resolver).
+    """
+
+    def __init__(self, settings: Settings, **app_options: Any) -> None:
         self.port = _free_port()
         config = uvicorn.Config(
-            create_app(settings), host="127.0.0.1", port=self.port, log_level="warning", lifespan="on"
+            create_app(settings, **app_options),
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+            lifespan="on",
+            timeout_graceful_shutdown=settings.graceful_shutdown_timeout_s,
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
@@ -73,3 +99,163 @@ def data_dir() -> Path:
     if not (path / "html").is_dir():
         pytest.skip(f"WCXB dev pages not found at {path} (set EXTRACT_DATA_DIR)")
     return path
+
+
+# Test backends: what API tests need without a model (the registry takes any object with the protocol).
+
+
+class KeepAllBackend:
+    """Labels every block content: a second opinion that always disagrees with Boilerpipe on boilerplate."""
+
+    name = "keep_all"
+    kind = "rules"
+    version = "test-1"
+
+    def classify(self, document: Document) -> BlockLabels:
+        return BlockLabels.from_scores(np.ones(len(document), dtype=np.float32))
+
+
+class GateBackend:
+    """Holds every classify call until the test opens the gate, so "N requests in flight" is a fact, not a race."""
+
+    name = "gate"
+    kind = "rules"
+    version = "test-1"
+
+    def __init__(self) -> None:
+        self.opened = threading.Event()
+        self._entered = threading.Semaphore(0)
+
+    def classify(self, document: Document) -> BlockLabels:
+        self._entered.release()
+        if not self.opened.wait(GATE_TIMEOUT_S):
+            raise RuntimeError("the test never opened the gate")
+        return BlockLabels.from_scores(np.ones(len(document), dtype=np.float32))
+
+    def wait_entered(self, count: int) -> None:
+        for _ in range(count):
+            if not self._entered.acquire(timeout=GATE_TIMEOUT_S):
+                raise AssertionError("fewer requests reached the backend than expected")
+
+
+def _same(backend: object) -> object:
+    return backend
+
+
+@pytest.fixture
+def registry_with() -> Callable[..., BackendRegistry]:
+    """The shipped backends plus the given test ones."""
+
+    def build(*backends: Any) -> BackendRegistry:
+        registry = default_registry()
+        for backend in backends:
+            registry.register(backend.name, partial(_same, backend))
+        return registry
+
+    return build
+
+
+# An upstream web server on 127.0.0.1 for the fetcher, plain or TLS.
+
+
+class Upstream:
+    """A small threaded web server with canned pages; records each request's path, Host header and TLS SNI."""
+
+    def __init__(self, tls: ssl.SSLContext | None = None) -> None:
+        self.requests: list[tuple[str, str | None]] = []
+        self.server_names: list[str | None] = []
+        self.release = threading.Event()  # lets /slow answer, at teardown
+        upstream = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *_: object) -> None:  # quiet
+                return
+
+            def do_GET(self) -> None:
+                upstream.requests.append((self.path, self.headers.get("Host")))
+                upstream.route(self)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        if tls is not None:
+            tls.sni_callback = lambda _sock, name, _ctx: self.server_names.append(name)  # type: ignore[assignment]
+            self.server.socket = tls.wrap_socket(self.server.socket, server_side=True)
+        self.port = int(self.server.server_address[1])
+        self.scheme = "https" if tls is not None else "http"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def url(self, path: str, host: str = "127.0.0.1") -> str:
+        return f"{self.scheme}://{host}:{self.port}{path}"
+
+    def route(self, handler: BaseHTTPRequestHandler) -> None:
+        path, _, query = handler.path.partition("?")
+        if path == "/page":
+            self._send(handler, 200, ARTICLE.encode(), "text/html; charset=utf-8")
+        elif path == "/missing":
+            self._send(handler, 404, b"<html><body><p>No such page here.</p></body></html>", "text/html")
+        elif path == "/greek":
+            body = "<html><body><p>Ελληνικά κείμενα εδώ, αρκετά μεγάλα.</p></body></html>".encode("iso-8859-7")
+            self._send(handler, 200, body, "text/html; charset=iso-8859-7")
+        elif path.startswith("/hops/"):
+            left = int(path.removeprefix("/hops/"))
+            self._redirect(handler, f"/hops/{left - 1}" if left > 1 else "/page")
+        elif path == "/to":
+            self._redirect(handler, query.removeprefix("location="))
+        elif path == "/image":
+            self._send(handler, 200, b"\x89PNG\r\n\x1a\n" + bytes(100), "image/png")
+        elif path == "/big":
+            self._send(handler, 200, b"<p>" + b"x" * 200_000 + b"</p>", "text/html")
+        elif path == "/big-undeclared":
+            self._send(handler, 200, b"<p>" + b"x" * 200_000 + b"</p>", "text/html", declare_length=False)
+        elif path == "/bomb":
+            body = gzip.compress(b"<p>" + b"x" * 5_000_000 + b"</p>")
+            self._send(handler, 200, body, "text/html", extra={"Content-Encoding": "gzip"})
+        elif path == "/slow":
+            self.release.wait(GATE_TIMEOUT_S)
+            self._send(handler, 200, ARTICLE.encode(), "text/html")
+        else:
+            self._send(handler, 404, b"not found", "text/plain")
+
+    @staticmethod
+    def _send(
+        handler: BaseHTTPRequestHandler,
+        status: int,
+        body: bytes,
+        content_type: str,
+        *,
+        declare_length: bool = True,
+        extra: dict[str, str] | None = None,
+    ) -> None:
+        handler.send_response(status)
+        handler.send_header("Content-Type", content_type)
+        for key, value in (extra or {}).items():
+            handler.send_header(key, value)
+        if declare_length:
+            handler.send_header("Content-Length", str(len(body)))
+        else:
+            handler.send_header("Connection", "close")
+            handler.close_connection = True
+        handler.end_headers()
+        handler.wfile.write(body)
+
+    @staticmethod
+    def _redirect(handler: BaseHTTPRequestHandler, location: str) -> None:
+        handler.send_response(302)
+        handler.send_header("Location", location)
+        handler.send_header("Content-Length", "0")
+        handler.end_headers()
+
+    def __enter__(self) -> Upstream:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.release.set()
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture(scope="session")
+def upstream() -> Iterator[Upstream]:
+    with Upstream() as server:
+        yield server

@@ -1,38 +1,104 @@
-"""The app factory: nothing happens at import; the lifespan opens what requests share."""
+"""The app factory: nothing happens at import; the lifespan opens what requests share and closes it in reverse."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 
+import anyio
 from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
 
 from service.api.deps import AppState
-from service.api.errors import install_error_handlers
-from service.api.routes import extract, health
-from service.backends.registry import default_registry
+from service.api.errors import ERROR_CODES, install_error_handlers
+from service.api.middleware import MetricsMiddleware, endpoints_of
+from service.api.routes import backends, batch, compare, extract, health, metrics, reader
+from service.backends.registry import BackendRegistry, default_registry
+from service.fetching.errors import BlockReason
+from service.fetching.fetcher import Fetcher, FetchPolicy, Resolver, system_resolver
+from service.metrics import Metrics, mark_process_dead, new_registry
 from service.pipeline import Extractor
+from service.runtime.admission import AdmissionLimit
+from service.runtime.backends import execution_provider, is_batched, load_enabled, read_manifest
 from service.settings import Settings, get_settings
 
+ROUTERS = (extract.router, batch.router, compare.router, backends.router, health.router, metrics.router, reader.router)
+BACKEND_ROUTERS = (extract.router, batch.router, compare.router)  # their requests are labelled by backend
 
-def create_app(settings: Settings | None = None) -> FastAPI:
-    """Build the app; ``settings`` default to the ``EXTRACT_*`` environment."""
+DESCRIPTION = """\
+Send a web page, get its main content without navigation, ads and footers.
+
+Every error has the shape `{"error": {"code": "...", "message": "..."}}` with a stable code.
+When the service has API keys, send `Authorization: Bearer <key>` (probes, metrics and docs stay open).
+The reader page at `/` shows the extraction on the page itself.
+"""
+
+
+async def _open(
+    settings: Settings, metrics: Metrics, registry: BackendRegistry | None, resolver: Resolver, stack: AsyncExitStack
+) -> AppState:
+    """Open every shared resource; ``stack`` closes them in reverse when the app stops."""
+    shipped = registry or default_registry(settings)
+    enabled, loaded = load_enabled(shipped, settings.enabled_backends or shipped.names())
+    extractor = Extractor(enabled, settings.default_backend)
+    extractor.registry.get(settings.default_backend)  # an unknown default fails the start, not the first request
+    fetcher = Fetcher(FetchPolicy.from_settings(settings), resolver=resolver)
+    stack.push_async_callback(fetcher.aclose)
+    for name, backend in loaded.items():
+        metrics.backend_info.labels(name, backend.kind, backend.version, execution_provider(backend)).set(1)
+    return AppState(
+        settings=settings,
+        extractor=extractor,
+        backends=loaded,
+        manifest=read_manifest(settings.model_store_dir),
+        metrics=metrics,
+        fetcher=fetcher,
+        admission=AdmissionLimit(settings.max_in_flight, settings.overload_retry_after_s),
+        fetch_admission=AdmissionLimit(settings.fetch_max_in_flight, settings.overload_retry_after_s),
+        cpu_limiter=anyio.CapacityLimiter(settings.cpu_threads),
+        api_keys=tuple(key.get_secret_value().encode() for key in settings.api_keys),
+    )
+
+
+def create_app(
+    settings: Settings | None = None,
+    *,
+    registry: BackendRegistry | None = None,
+    resolver: Resolver = system_resolver,
+) -> FastAPI:
+    """Build the app; ``settings`` default to the ``EXTRACT_*`` environment.
+
+    ``registry`` replaces the shipped backends and ``resolver`` the system's DNS: seams for tests.
+    """
     chosen = settings or get_settings()
+    metrics = Metrics(new_registry())
 
     @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        registry = default_registry(chosen)
-        registry.get(chosen.default_backend)  # fail at start, not on the first request
-        app.state.service = AppState(settings=chosen, extractor=Extractor(registry, chosen.default_backend))
-        yield
+    async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, AppState]]:
+        async with AsyncExitStack() as stack:
+            state = await _open(chosen, metrics, registry, resolver, stack)
+            metrics.initialise(
+                endpoints=endpoints_of(app.routes),
+                backend_endpoints=endpoints_of(route for router in BACKEND_ROUTERS for route in router.routes),
+                backends=state.backends,
+                batched_backends=[name for name, backend in state.backends.items() if is_batched(backend)],
+                error_codes=ERROR_CODES,
+                block_reasons=[reason.value for reason in BlockReason],
+            )
+            yield {"service": state}
+        mark_process_dead(os.getpid())
 
-    app = FastAPI(
-        title="Main-content extraction service",
-        version="0.1.0",
-        description="Send a web page, get its main content without navigation, ads and footers.",
-        lifespan=lifespan,
-    )
-    install_error_handlers(app)
-    app.include_router(extract.router)
-    app.include_router(health.router)
+    app = FastAPI(title="Main-content extraction service", version="0.1.0", description=DESCRIPTION, lifespan=lifespan)
+    install_error_handlers(app, metrics)
+    for router in ROUTERS:
+        app.include_router(router)
+    app.add_middleware(MetricsMiddleware, metrics=metrics)
+    if chosen.cors_allow_origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=chosen.cors_allow_origins,
+            allow_methods=["GET", "POST"],
+            allow_headers=["Authorization", "Content-Type"],
+        )
     return app

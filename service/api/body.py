@@ -1,10 +1,42 @@
-"""Reading a request body within a byte limit, before any of it is parsed."""
+"""Reading a request body within a byte limit, and telling what page it carries, before any of it is parsed."""
 
 from __future__ import annotations
 
-from fastapi import Request
+from dataclasses import dataclass
+from typing import TypeVar
 
-from service.api.errors import BodyTooLarge, EmptyBody
+from fastapi import Request
+from fastapi.exceptions import RequestValidationError
+from pydantic import BaseModel, ValidationError
+
+from service.api.errors import BodyTooLarge, EmptyBody, InvalidJson, NotHtml, UnsupportedMediaType
+from service.api.schemas import PageInput, PageOptions
+from service.fetching.fetcher import media_type
+
+HTML_MEDIA_TYPES = frozenset({"text/html", "application/xhtml+xml", "text/plain"})
+JSON_MEDIA_TYPES = frozenset({"application/json"})
+
+# A body sent as HTML is refused as binary (422 not_html) when more than this
+# share of its first bytes are control characters other than white space and
+# ESC (ISO-2022 uses it). Text has next to none; compressed or random data has
+# about 11%; UTF-16 (declared, or with a BOM) is exempt: it is half NULs.
+BINARY_SAMPLE_BYTES = 4096
+MAX_CONTROL_SHARE = 0.05
+_CONTROL_BYTES = bytes(sorted(set(range(32)) - {9, 10, 12, 13, 27})) + b"\x7f"
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+Model = TypeVar("Model", bound=BaseModel)
+Options = TypeVar("Options", bound=PageOptions)
+Payload = TypeVar("Payload", bound=PageInput)
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """One page to extract: its bytes or text, the charset its sender declared, where it came from."""
+
+    html: str | bytes
+    charset: str | None = None
+    url: str | None = None
 
 
 async def read_body(request: Request, max_bytes: int) -> bytes:
@@ -23,3 +55,46 @@ async def read_body(request: Request, max_bytes: int) -> bytes:
     if not body.strip():
         raise EmptyBody("the request has no page: send HTML as the body, or JSON with an 'html' field")
     return body
+
+
+def parse_json(body: bytes, model: type[Model]) -> Model:
+    """A JSON body as ``model``: 400 invalid_json when it does not parse, 422 when it does not fit."""
+    try:
+        return model.model_validate_json(body)
+    except ValidationError as error:
+        errors = error.errors()
+        if any(e["type"] == "json_invalid" for e in errors):
+            raise InvalidJson(f"the body is not valid JSON: {errors[0]['msg']}") from error
+        raise RequestValidationError(errors) from error
+
+
+def check_html(page: Page) -> None:
+    """Refuse a page that is mostly control bytes (:data:`MAX_CONTROL_SHARE`), so garbage never reaches the parser."""
+    html, charset = page.html, (page.charset or "").lower()
+    if isinstance(html, bytes) and (html.startswith(_UTF16_BOMS) or charset.startswith("utf-16")):
+        return
+    sample = html[:BINARY_SAMPLE_BYTES]
+    data = sample.encode("utf-8", "replace") if isinstance(sample, str) else sample
+    controls = len(data) - len(data.translate(None, _CONTROL_BYTES))
+    if controls > MAX_CONTROL_SHARE * len(data):
+        raise NotHtml(f"the page looks binary: {controls} of its first {len(data)} bytes are control characters")
+
+
+async def read_page(
+    request: Request, max_bytes: int, query: Options, json_model: type[Payload]
+) -> tuple[Page, Options | Payload]:
+    """The page of a request that carries either JSON (``json_model``) or raw HTML with ``query`` options."""
+    media, charset = media_type(request.headers.get("content-type", ""))
+    if media not in HTML_MEDIA_TYPES | JSON_MEDIA_TYPES:
+        raise UnsupportedMediaType(
+            f"unsupported Content-Type {media or '(none)'!r}; send text/html or application/json"
+        )
+    body = await read_body(request, max_bytes)
+    if media in JSON_MEDIA_TYPES:
+        payload = parse_json(body, json_model)
+        page = Page(payload.html, None, payload.url)
+        check_html(page)
+        return page, payload
+    page = Page(body, charset, query.url)
+    check_html(page)
+    return page, query

@@ -1,14 +1,25 @@
-"""Dependencies the routes share: the lifespan's state, typed."""
+"""Dependencies the routes share: the lifespan's state, typed, and the API-key check."""
 
 from __future__ import annotations
 
+import hmac
 from dataclasses import dataclass
 from typing import Annotated
 
+import anyio
 from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from service.api.errors import Unauthorized
+from service.backends.base import Backend
+from service.fetching.fetcher import Fetcher
+from service.metrics import ALL_BACKENDS, UNKNOWN_BACKEND, Metrics
 from service.pipeline import Extractor
+from service.runtime.admission import AdmissionLimit
 from service.settings import Settings
+
+# The request-state key the metrics middleware reads the backend label from.
+BACKEND_LABEL_KEY = "metric_backend"
 
 
 @dataclass(frozen=True)
@@ -17,10 +28,48 @@ class AppState:
 
     settings: Settings
     extractor: Extractor
+    backends: dict[str, Backend]  # the enabled backends, loaded, by name
+    manifest: dict[str, dict[str, object]]  # the model store's manifest entries, by backend name
+    metrics: Metrics
+    fetcher: Fetcher
+    admission: AdmissionLimit  # documents being extracted
+    fetch_admission: AdmissionLimit  # pages being fetched
+    cpu_limiter: anyio.CapacityLimiter  # threads running the pipeline
+    api_keys: tuple[bytes, ...] = ()  # empty: no key needed
+
+    def backend_label(self, name: str | None) -> str:
+        """The bounded metric label for a requested backend name."""
+        if name is None:
+            return self.extractor.default_backend
+        if name == ALL_BACKENDS or name in self.backends:
+            return name
+        return UNKNOWN_BACKEND
 
 
 def get_state(request: Request) -> AppState:
-    return request.app.state.service
+    return request.state.service
 
 
 State = Annotated[AppState, Depends(get_state)]
+
+
+def label_backend(request: Request, state: AppState, name: str | None) -> None:
+    """Tell the metrics middleware which backend this request ran (a bounded label)."""
+    setattr(request.state, BACKEND_LABEL_KEY, state.backend_label(name))
+
+
+_bearer = HTTPBearer(auto_error=False, description="One of EXTRACT_API_KEYS, when the service has keys set.")
+
+
+async def require_api_key(
+    state: State, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
+) -> None:
+    """With API keys configured, a request needs ``Authorization: Bearer <key>``; without, it passes."""
+    if not state.api_keys:
+        return
+    given = credentials.credentials.encode() if credentials is not None else b""
+    if not any(hmac.compare_digest(given, key) for key in state.api_keys):
+        raise Unauthorized("a valid API key is needed: send 'Authorization: Bearer <key>'")
+
+
+API_KEY = [Depends(require_api_key)]

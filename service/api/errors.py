@@ -1,10 +1,14 @@
 """One error model for the HTTP edge: ``{"error": {"code", "message"}}``.
 
-Domain errors know nothing of HTTP; this table is the only place that
-gives each error class a status and a stable snake_case code.
+Domain errors know nothing of HTTP; :data:`ERROR_TABLE` is the only place
+that gives each error class a status and a stable snake_case code, and
+every error response is counted by its code. Anything the table does not
+know is a bug: a 500 ``internal_error`` whose details go to the log only.
 """
 
 from __future__ import annotations
+
+import math
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -12,6 +16,17 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from service.errors import ExtractionError, UnknownBackend, UnknownFormat
+from service.fetching.errors import (
+    InvalidUrl,
+    TooManyRedirects,
+    UpstreamError,
+    UpstreamNotHtml,
+    UpstreamTimeout,
+    UpstreamTooLarge,
+    UrlNotAllowed,
+)
+from service.metrics import Metrics
+from service.runtime.errors import Overloaded
 
 
 class RequestError(ExtractionError):
@@ -26,6 +41,10 @@ class BodyTooLarge(RequestError):
     """A body above the configured byte limit."""
 
 
+class TooManyDocuments(RequestError):
+    """A batch with more documents than the configured limit."""
+
+
 class UnsupportedMediaType(RequestError):
     """A body that is neither HTML nor JSON."""
 
@@ -34,20 +53,49 @@ class InvalidJson(RequestError):
     """A JSON body that does not parse."""
 
 
-# error class -> (HTTP status, stable code). Looked up along the class's MRO.
+class NotHtml(RequestError):
+    """A body sent as HTML that is mostly control bytes: an image, an archive, random data."""
+
+
+class Unauthorized(RequestError):
+    """No API key, or one the service does not know."""
+
+
+class NotReady(RequestError):
+    """The process is starting, draining, or a backend reports it cannot serve."""
+
+
+# error class -> (HTTP status, stable code). Looked up along the class's MRO,
+# so a subclass without its own row gets its parent's.
 ERROR_TABLE: dict[type[Exception], tuple[int, str]] = {
     UnknownBackend: (400, "unknown_backend"),
     UnknownFormat: (400, "unknown_format"),
     EmptyBody: (400, "empty_body"),
     InvalidJson: (400, "invalid_json"),
+    InvalidUrl: (400, "invalid_url"),
+    Unauthorized: (401, "unauthorized"),
+    UrlNotAllowed: (403, "url_not_allowed"),
     BodyTooLarge: (413, "body_too_large"),
+    TooManyDocuments: (413, "too_many_documents"),
     UnsupportedMediaType: (415, "unsupported_media_type"),
     RequestValidationError: (422, "validation_error"),
+    NotHtml: (422, "not_html"),
+    Overloaded: (429, "overloaded"),
+    TooManyRedirects: (502, "too_many_redirects"),
+    UpstreamTooLarge: (502, "upstream_too_large"),
+    UpstreamNotHtml: (502, "upstream_not_html"),
+    UpstreamError: (502, "upstream_error"),
+    NotReady: (503, "not_ready"),
+    UpstreamTimeout: (504, "upstream_timeout"),
     ExtractionError: (400, "bad_request"),
 }
 
 # What Starlette raises itself (unknown route, wrong method) -> stable code.
-_HTTP_CODES = {404: "not_found", 405: "method_not_allowed"}
+HTTP_CODES = {404: "not_found", 405: "method_not_allowed"}
+INTERNAL = (500, "internal_error")
+
+# Every code a response can carry, for pre-initialising the error counter.
+ERROR_CODES = sorted({code for _, code in ERROR_TABLE.values()} | {*HTTP_CODES.values(), "http_error", INTERNAL[1]})
 
 
 def status_and_code(error: Exception) -> tuple[int, str]:
@@ -55,7 +103,16 @@ def status_and_code(error: Exception) -> tuple[int, str]:
         found = ERROR_TABLE.get(klass)
         if found is not None:
             return found
-    return 500, "internal_error"
+    return INTERNAL
+
+
+def error_headers(error: Exception) -> dict[str, str] | None:
+    """Headers a client needs to act on the error: when to retry, how to authenticate."""
+    if isinstance(error, Overloaded):
+        return {"Retry-After": str(max(1, math.ceil(error.retry_after_s)))}
+    if isinstance(error, Unauthorized):
+        return {"WWW-Authenticate": "Bearer"}
+    return None
 
 
 def error_response(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
@@ -68,20 +125,23 @@ def _message(error: Exception) -> str:
     return str(error) or type(error).__name__
 
 
-async def _handle(_: Request, error: Exception) -> JSONResponse:
-    status, code = status_and_code(error)
-    return error_response(status, code, _message(error) if status < 500 else "internal error")
+def install_error_handlers(app: FastAPI, metrics: Metrics) -> None:
+    """Route every error through the table, so each response has the same shape and is counted."""
 
+    async def handle(_: Request, error: Exception) -> JSONResponse:
+        status, code = status_and_code(error)
+        metrics.errors.labels(code).inc()
+        if (status, code) == INTERNAL:  # the details reach the log: Starlette re-raises after this response
+            return error_response(status, code, "internal error")
+        return error_response(status, code, _message(error), error_headers(error))
 
-async def _handle_http(_: Request, error: Exception) -> JSONResponse:
-    status = getattr(error, "status_code", 500)
-    detail = getattr(error, "detail", "")
-    return error_response(status, _HTTP_CODES.get(status, "http_error"), str(detail), getattr(error, "headers", None))
+    async def handle_http(_: Request, error: Exception) -> JSONResponse:
+        status = getattr(error, "status_code", 500)
+        code = HTTP_CODES.get(status, "http_error")
+        metrics.errors.labels(code).inc()
+        return error_response(status, code, str(getattr(error, "detail", "")), getattr(error, "headers", None))
 
-
-def install_error_handlers(app: FastAPI) -> None:
-    """Route every error through the table, so each response has the same shape."""
-    app.add_exception_handler(StarletteHTTPException, _handle_http)
-    app.add_exception_handler(RequestValidationError, _handle)
-    app.add_exception_handler(ExtractionError, _handle)
-    app.add_exception_handler(Exception, _handle)
+    app.add_exception_handler(StarletteHTTPException, handle_http)
+    app.add_exception_handler(RequestValidationError, handle)
+    app.add_exception_handler(ExtractionError, handle)
+    app.add_exception_handler(Exception, handle)

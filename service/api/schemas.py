@@ -2,59 +2,182 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 OutputFormat = Literal["text", "html", "markdown"]
 
-_EXAMPLE_HTML = (
+EXAMPLE_HTML = (
     "<html><head><title>Example</title></head><body><nav><a href='/'>Home</a></nav>"
     "<article><h1>Example</h1><p>The main text of the page, long enough to be kept.</p></article>"
     "<footer>© Example</footer></body></html>"
 )
 
+BackendName = Annotated[
+    str | None,
+    Field(
+        description="Backend name (GET /backends lists them); the configured default when absent.",
+        examples=["boilerpipe"],
+    ),
+]
+SourceUrl = Annotated[
+    str | None, Field(description="Where the page came from; resolves relative links. Never fetched.")
+]
 
-class ExtractOptions(BaseModel):
-    """Options shared by the JSON body and the query string of a raw-HTML request."""
 
-    url: str | None = Field(None, description="Where the page came from; resolves relative links.")
-    backend: str | None = Field(None, description="Backend name; the configured default when absent.")
+class OutputOptions(BaseModel):
+    """What every extraction request may ask for."""
+
     format: OutputFormat = Field("text", description="Also render the content as html or markdown.")
     include_blocks: bool = Field(False, description="Return every block with its score, label and locator.")
 
 
-class ExtractRequest(ExtractOptions):
-    """``POST /extract`` with a JSON body."""
+class PageOptions(OutputOptions):
+    """Options of a request whose body is the page: the JSON body's fields, or the query string of raw HTML."""
 
-    model_config = ConfigDict(json_schema_extra={"examples": [{"html": _EXAMPLE_HTML, "format": "text"}]})
+    url: SourceUrl = None
+
+
+class ExtractOptions(PageOptions):
+    """Options of ``POST /extract``; ``backend=all`` compares every enabled backend, as ``POST /compare`` does."""
+
+    backend: BackendName = None
+
+
+class PageInput(BaseModel):
+    """A page sent in a JSON body."""
 
     html: str = Field(..., description="The page's HTML.")
+    url: SourceUrl = None
+
+
+class ExtractRequest(ExtractOptions, PageInput):
+    """``POST /extract`` with a JSON body."""
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"html": EXAMPLE_HTML, "format": "text", "include_blocks": False}]}
+    )
+
+
+class FetchOptions(OutputOptions):
+    """``GET /extract``: the service fetches ``url`` itself; ``backend=all`` compares every backend."""
+
+    url: str = Field(..., description="An http(s) URL on the public internet.", examples=["https://example.com/"])
+    backend: BackendName = None
+    include_source: bool = Field(False, description="Also return the fetched page, decoded (the reader page uses it).")
+
+
+class BatchRequest(OutputOptions):
+    """``POST /extract/batch``: many pages, one backend and format, results in the same order."""
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"documents": [{"html": EXAMPLE_HTML}, {"html": "<p>Second page</p>"}]}]}
+    )
+
+    documents: list[PageInput] = Field(..., min_length=1, description="The pages; at most max_batch_documents.")
+    backend: BackendName = None
+
+
+class CompareOptions(PageOptions):
+    """Options of ``POST /compare``."""
+
+    backends: list[str] | None = Field(None, description="Backends to compare; every enabled one when absent.")
+    include_blocks: bool = Field(True, description="Return every block with each backend's score and label.")
+
+
+class CompareRequest(CompareOptions, PageInput):
+    """``POST /compare`` with a JSON body."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"html": EXAMPLE_HTML}]})
 
 
 class LocatorModel(BaseModel):
     selector: str = Field(..., description="CSS selector of the element holding the text.")
-    text_node: int | None = Field(..., description="Index of the text among the element's childNodes.")
+    text_node: int | None = Field(None, description="Index of the text among the element's childNodes, when known.")
 
 
 class BlockModel(BaseModel):
     index: int
     text: str
-    score: float
+    score: float = Field(..., description="The backend's score in [0, 1]; higher means content.")
     is_content: bool
     locator: LocatorModel
 
 
 class ExtractResponse(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "backend": "boilerpipe",
+                    "backend_version": "1.0",
+                    "title": "Example",
+                    "text": "Example\n\nThe main text of the page, long enough to be kept.",
+                    "timings_ms": {"parse": 0.1, "classify": 0.05, "render": 0.02, "total": 0.17},
+                }
+            ]
+        }
+    )
+
     backend: str
-    backend_version: str
+    backend_version: str = Field(..., description="Model or rule-set version of the backend.")
     title: str
     text: str
-    html: str | None = None
-    markdown: str | None = None
+    html: str | None = Field(None, description="The content as HTML, when format=html.")
+    markdown: str | None = Field(None, description="The content as Markdown, when format=markdown.")
+    url: str | None = Field(None, description="The base URL links were resolved against.")
+    final_url: str | None = Field(None, description="GET /extract: the URL after redirects.")
+    upstream_status: int | None = Field(None, description="GET /extract: the upstream server's HTTP status.")
+    source_html: str | None = Field(None, description="GET /extract with include_source: the fetched page.")
+    blocks: list[BlockModel] | None = Field(None, description="Every block, when include_blocks.")
+    timings_ms: dict[str, float] = Field(
+        ..., description="Milliseconds per stage: fetch (GET only), parse, classify, render, total."
+    )
+
+
+class BatchResponse(BaseModel):
+    results: list[ExtractResponse] = Field(..., description="One result per document, in the order sent.")
+
+
+class ComparedBlock(BaseModel):
+    index: int
+    text: str
+    locator: LocatorModel
+    scores: dict[str, float] = Field(..., description="Each backend's score for this block.")
+    is_content: dict[str, bool] = Field(..., description="Each backend's label for this block.")
+
+
+class Agreement(BaseModel):
+    backends: tuple[str, str]
+    agreement: float = Field(..., description="Share of blocks both backends label the same.")
+    jaccard: float = Field(..., description="Blocks both keep over blocks either keeps (1 when neither keeps any).")
+
+
+class CompareResponse(BaseModel):
+    title: str
     url: str | None = None
-    blocks: list[BlockModel] | None = None
-    timings_ms: dict[str, float] = Field(..., description="Milliseconds per stage: parse, classify, render, total.")
+    final_url: str | None = None
+    upstream_status: int | None = None
+    source_html: str | None = None
+    results: list[ExtractResponse] = Field(..., description="One result per backend, blocks left out.")
+    blocks: list[ComparedBlock] | None = Field(None, description="Every block with every backend's verdict.")
+    agreement: list[Agreement] = Field(..., description="Every pair of backends.")
+
+
+class BackendInfo(BaseModel):
+    name: str
+    kind: str = Field(..., description="rules, onnx or graph.")
+    version: str
+    execution_provider: str = Field(..., description="Where it runs: CPU or CUDA.")
+    batched: bool = Field(..., description="Whether requests go through the micro-batcher.")
+    status: Literal["ready", "not_ready"]
+    manifest: dict[str, object] | None = Field(None, description="The model store's manifest entry, when it has one.")
+
+
+class BackendsResponse(BaseModel):
+    default_backend: str
+    backends: list[BackendInfo]
 
 
 class ErrorBody(BaseModel):

@@ -1,12 +1,24 @@
-"""``python -m service serve``: the HTTP service under uvicorn."""
+"""``python -m service serve``: the HTTP service under uvicorn.
+
+Several workers (``--workers``, ``EXTRACT_WORKERS``) serve CPU backends, one
+process each; a GPU gets one process (the settings refuse more). With more
+than one worker, Prometheus runs in multiprocess mode: each worker writes its
+samples under ``PROMETHEUS_MULTIPROC_DIR`` (a fresh temporary directory
+unless set) and ``/metrics`` on any worker reports the sum over all of them.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
+import tempfile
+from pathlib import Path
 
 import uvicorn
 
-from service.settings import get_settings
+from service.metrics import MULTIPROC_ENV
+from service.settings import Settings, get_settings
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -16,13 +28,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=int, default=settings.workers, help="worker processes")
 
 
+def _multiprocess_metrics_dir() -> Path | None:
+    """Point the workers at one directory of metric files, emptied first; the path when it was made here."""
+    configured = os.environ.get(MULTIPROC_ENV)
+    path = Path(configured) if configured else Path(tempfile.mkdtemp(prefix="extract-metrics-"))
+    path.mkdir(parents=True, exist_ok=True)
+    for stale in path.glob("*.db"):  # samples of an earlier run would be summed in
+        stale.unlink()
+    os.environ[MULTIPROC_ENV] = str(path)
+    return None if configured else path
+
+
 def run(args: argparse.Namespace) -> int:
-    uvicorn.run(
-        "service.api.app:create_app",
-        factory=True,
-        host=args.host,
-        port=args.port,
-        workers=args.workers,
-        log_level="info",
-    )
+    # Validated like the environment, so a GPU provider with several workers fails here.
+    settings = Settings(host=args.host, port=args.port, workers=args.workers)
+    made = _multiprocess_metrics_dir() if settings.workers > 1 else None
+    try:
+        uvicorn.run(
+            "service.api.app:create_app",
+            factory=True,
+            host=settings.host,
+            port=settings.port,
+            workers=settings.workers,
+            timeout_graceful_shutdown=settings.graceful_shutdown_timeout_s,
+            log_level="info",
+        )
+    finally:
+        if made is not None:
+            shutil.rmtree(made, ignore_errors=True)
     return 0

@@ -1,114 +1,113 @@
-"""``POST /extract``: raw HTML or JSON in, the main content out."""
+"""``/extract``: a page in (raw HTML, JSON, or a URL the service fetches), its main content out."""
 
 from __future__ import annotations
 
-import json
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
-from fastapi.exceptions import RequestValidationError
-from pydantic import ValidationError
-from starlette.concurrency import run_in_threadpool
 
-from service.api.body import read_body
-from service.api.deps import State
-from service.api.errors import InvalidJson, UnsupportedMediaType
+from service.api.body import Page, read_page
+from service.api.deps import API_KEY, AppState, State, label_backend
+from service.api.extraction import Job, compare_backends, fetch_page, run_extractions
+from service.api.responses import fetch_fields, to_compare, to_response
 from service.api.schemas import (
-    BlockModel,
+    EXAMPLE_HTML,
+    CompareResponse,
     ErrorResponse,
     ExtractOptions,
     ExtractRequest,
     ExtractResponse,
-    LocatorModel,
+    FetchOptions,
+    OutputOptions,
 )
-from service.pipeline import Extraction
+from service.fetching.fetcher import FetchedPage
+from service.metrics import ALL_BACKENDS
 
-router = APIRouter(tags=["extraction"])
+router = APIRouter(tags=["extraction"], dependencies=API_KEY)
 
-HTML_MEDIA_TYPES = frozenset({"text/html", "application/xhtml+xml", "text/plain"})
-JSON_MEDIA_TYPES = frozenset({"application/json"})
-
-_ERRORS = {status: {"model": ErrorResponse} for status in (400, 413, 415, 422)}
-
-
-def _media_type(request: Request) -> tuple[str, str | None]:
-    """(media type, charset parameter) of the request's Content-Type."""
-    media, _, params = request.headers.get("content-type", "").partition(";")
-    charset = None
-    for param in params.split(";"):
-        key, _, value = param.strip().partition("=")
-        if key.lower() == "charset" and value:
-            charset = value.strip("\"' ")
-    return media.strip().lower(), charset
+_POST_ERRORS = {status: {"model": ErrorResponse} for status in (400, 401, 413, 415, 422, 429)}
+_GET_ERRORS = {status: {"model": ErrorResponse} for status in (400, 401, 403, 422, 429, 502, 504)}
 
 
-def to_response(extraction: Extraction, include_blocks: bool) -> ExtractResponse:
-    blocks = None
-    if include_blocks:
-        blocks = [
-            BlockModel(
-                index=b.index,
-                text=b.text,
-                score=b.score,
-                is_content=b.is_content,
-                locator=LocatorModel(selector=b.locator.selector, text_node=b.locator.text_node),
-            )
-            for b in extraction.blocks
-        ]
-    return ExtractResponse(
-        backend=extraction.backend,
-        backend_version=extraction.backend_version,
-        title=extraction.title,
-        text=extraction.text,
-        html=extraction.html,
-        markdown=extraction.markdown,
-        url=extraction.url,
-        blocks=blocks,
-        timings_ms=extraction.timings,
-    )
+async def _extract(
+    request: Request,
+    state: AppState,
+    page: Page,
+    backend: str | None,
+    options: OutputOptions,
+    *,
+    fetched: FetchedPage | None = None,
+    fetch_ms: float | None = None,
+    include_source: bool = False,
+) -> ExtractResponse | CompareResponse:
+    """One backend's result, or every backend's side by side when ``backend`` is ``all``."""
+    label_backend(request, state, backend)
+    fields = fetch_fields(fetched, include_source)
+    if backend == ALL_BACKENDS:
+        names = compare_backends(state, None)
+        extractions = await run_extractions(state, [Job(page, name, options.format) for name in names])
+        return to_compare(extractions, options.include_blocks, **fields)
+    (extraction,) = await run_extractions(state, [Job(page, backend, options.format)])
+    extra = {"fetch": fetch_ms} if fetch_ms is not None else None
+    return to_response(extraction, options.include_blocks, extra_timings_ms=extra, **fields)
 
 
 @router.post(
     "/extract",
-    response_model=ExtractResponse,
+    response_model=ExtractResponse | CompareResponse,
     response_model_exclude_none=True,
-    responses=_ERRORS,  # type: ignore[arg-type]
-    summary="Extract the main content of a page",
+    responses=_POST_ERRORS,  # type: ignore[arg-type]
+    summary="Extract the main content of a page you send",
     openapi_extra={
         "requestBody": {
             "required": True,
             "content": {
-                "application/json": {"schema": ExtractRequest.model_json_schema()},
-                "text/html": {"schema": {"type": "string"}, "example": "<html><body><p>Text</p></body></html>"},
+                "application/json": {
+                    "schema": ExtractRequest.model_json_schema(),
+                    "example": {"html": EXAMPLE_HTML, "format": "text"},
+                },
+                "text/html": {"schema": {"type": "string"}, "example": EXAMPLE_HTML},
             },
         }
     },
 )
-async def extract(request: Request, state: State, options: Annotated[ExtractOptions, Query()]) -> ExtractResponse:
-    """Send the page as a raw ``text/html`` body (options in the query string) or as JSON."""
-    media, charset = _media_type(request)
-    if media not in HTML_MEDIA_TYPES | JSON_MEDIA_TYPES:
-        raise UnsupportedMediaType(
-            f"unsupported Content-Type {media or '(none)'!r}; send text/html or application/json"
-        )
-    body = await read_body(request, state.settings.max_body_bytes)
-    page: str | bytes = body
-    if media in JSON_MEDIA_TYPES:
-        try:
-            payload = json.loads(body)
-        except (ValueError, RecursionError) as error:
-            raise InvalidJson(f"the body is not valid JSON: {error}") from error
-        try:
-            parsed = ExtractRequest.model_validate(payload)
-        except ValidationError as error:
-            raise RequestValidationError(error.errors()) from error
-        page, options, charset = parsed.html, parsed, None
-    extraction = await run_in_threadpool(
-        state.extractor.extract,
+async def extract_page(
+    request: Request, state: State, options: Annotated[ExtractOptions, Query()]
+) -> ExtractResponse | CompareResponse:
+    """Send the page as a raw ``text/html`` body or as JSON.
+
+    A raw body takes its options from the query string and its charset from the
+    Content-Type; a JSON body carries its options, and the query string is ignored.
+    """
+    page, chosen = await read_page(request, state.settings.max_body_bytes, options, ExtractRequest)
+    return await _extract(request, state, page, chosen.backend, chosen)
+
+
+@router.get(
+    "/extract",
+    response_model=ExtractResponse | CompareResponse,
+    response_model_exclude_none=True,
+    responses=_GET_ERRORS,  # type: ignore[arg-type]
+    summary="Fetch a URL and extract its main content",
+)
+async def extract_url(
+    request: Request, state: State, options: Annotated[FetchOptions, Query()]
+) -> ExtractResponse | CompareResponse:
+    """The service fetches ``url`` itself, safely.
+
+    http(s) only, public addresses only, at most 5 redirects, each one checked.
+    The answer adds the final URL, the upstream status and the fetch time.
+    """
+    label_backend(request, state, options.backend)
+    fetched, fetch_ms = await fetch_page(state, options.url)
+    page = Page(fetched.body, fetched.charset, fetched.final_url)
+    return await _extract(
+        request,
+        state,
         page,
-        backend=options.backend,
-        url=options.url,
-        output=options.format,
-        charset=charset,
+        options.backend,
+        options,
+        fetched=fetched,
+        fetch_ms=fetch_ms,
+        include_source=options.include_source,
     )
-    return to_response(extraction, options.include_blocks)

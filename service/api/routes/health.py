@@ -1,12 +1,36 @@
-"""Liveness: the process answers."""
+"""Probes: liveness (the process answers) and readiness (it can serve extractions now)."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter
+from pydantic import BaseModel
+
+from service.api.deps import State
+from service.api.errors import NotReady
+from service.api.schemas import ErrorResponse
+from service.runtime.backends import is_ready
 
 router = APIRouter(tags=["operations"])
+
+
+class Ready(BaseModel):
+    status: str
+    backends: list[str]
 
 
 @router.get("/healthz", summary="Liveness probe")
 async def healthz() -> dict[str, str]:
     return {"status": "ok"}
+
+
+@router.get("/readyz", summary="Readiness probe", responses={503: {"model": ErrorResponse}})
+async def readyz(state: State) -> Ready:
+    """200 when every enabled backend is loaded and reports ready; 503 ``not_ready`` otherwise.
+
+    The server answers only once the lifespan has loaded the backends; a batched
+    backend reports ready while its batcher is alive.
+    """
+    failing = sorted(name for name, backend in state.backends.items() if not is_ready(backend))
+    if failing:
+        raise NotReady(f"backends not ready: {', '.join(failing)}")
+    return Ready(status="ready", backends=sorted(state.backends))

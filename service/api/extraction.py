@@ -1,0 +1,105 @@
+"""The one way the API runs extractions and fetches: admitted, off the event loop, measured.
+
+Every route goes through :func:`run_extractions`; a batched model backend
+plugs in here (its jobs go to the micro-batcher instead of the thread pool)
+without any route changing. Nothing here knows HTTP.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+import anyio
+import numpy as np
+
+from service.api.body import Page
+from service.api.deps import AppState
+from service.errors import UnknownBackend
+from service.fetching.errors import UrlNotAllowed
+from service.fetching.fetcher import FetchedPage
+from service.metrics import NO_BACKEND
+from service.pipeline import Extraction, Extractor
+
+MS_PER_S = 1e3
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One page through one backend."""
+
+    page: Page
+    backend: str | None  # None: the default backend
+    output: str
+
+
+def _extract_all(extractor: Extractor, jobs: Sequence[Job]) -> list[Extraction]:
+    return [
+        extractor.extract(
+            job.page.html, backend=job.backend, url=job.page.url, output=job.output, charset=job.page.charset
+        )
+        for job in jobs
+    ]
+
+
+async def run_extractions(state: AppState, jobs: Sequence[Job]) -> list[Extraction]:
+    """Every job's extraction, in order; :class:`~service.runtime.errors.Overloaded` when the process is full.
+
+    The jobs of one request run in one worker thread, one after another: a
+    batch costs one thread hop, and one request cannot take every core.
+    """
+    with state.admission.admit(len(jobs)):
+        extractions = await anyio.to_thread.run_sync(_extract_all, state.extractor, jobs, limiter=state.cpu_limiter)
+    stage = state.metrics.stage_duration
+    for extraction in extractions:
+        for name in ("parse", "classify", "render"):
+            stage.labels(name, extraction.backend).observe(extraction.timings[name] / MS_PER_S)
+    return extractions
+
+
+async def fetch_page(state: AppState, url: str) -> tuple[FetchedPage, float]:
+    """The page at ``url`` and the milliseconds it took, counted in the fetch metrics."""
+    metrics = state.metrics
+    with state.fetch_admission.admit():
+        started = time.perf_counter()
+        try:
+            fetched = await state.fetcher.fetch(url)
+        except UrlNotAllowed as error:
+            metrics.blocked_urls.labels(error.reason).inc()
+            raise
+        finally:
+            elapsed_s = time.perf_counter() - started
+            metrics.stage_duration.labels("fetch", NO_BACKEND).observe(elapsed_s)
+    metrics.fetched_bytes.inc(len(fetched.body))
+    return fetched, elapsed_s * MS_PER_S
+
+
+def compare_backends(state: AppState, requested: list[str] | None) -> list[str]:
+    """The backends a compare runs: the requested ones in the order given, else every enabled one."""
+    if not requested:
+        return sorted(state.backends)
+    for name in requested:
+        if name not in state.backends:
+            raise UnknownBackend(name, sorted(state.backends))
+    return list(dict.fromkeys(requested))
+
+
+@dataclass(frozen=True, slots=True)
+class PairAgreement:
+    backends: tuple[str, str]
+    agreement: float  # share of blocks labelled the same
+    jaccard: float  # blocks both keep / blocks either keeps; 1 when neither keeps any
+
+
+def pairwise_agreement(extractions: Sequence[Extraction]) -> list[PairAgreement]:
+    """How far every pair of backends agrees on the same page's blocks."""
+    pairs = []
+    for a, b in combinations(extractions, 2):
+        left, right = a.labels.labels, b.labels.labels
+        same = float(np.mean(left == right)) if len(left) else 1.0
+        either = int(np.count_nonzero(left | right))
+        both = int(np.count_nonzero(left & right))
+        pairs.append(PairAgreement((a.backend, b.backend), same, both / either if either else 1.0))
+    return pairs

@@ -1,0 +1,92 @@
+"""Extractions as response bodies: one place that turns domain results into the API's models."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from service.api.extraction import pairwise_agreement
+from service.api.schemas import (
+    Agreement,
+    BlockModel,
+    ComparedBlock,
+    CompareResponse,
+    ExtractResponse,
+    LocatorModel,
+)
+from service.fetching.fetcher import FetchedPage
+from service.parsing.decode import to_utf8
+from service.pipeline import Extraction
+
+
+def fetch_fields(fetched: FetchedPage | None, include_source: bool) -> dict[str, object]:
+    """What a response adds when the service fetched the page itself."""
+    if fetched is None:
+        return {}
+    fields: dict[str, object] = {"final_url": fetched.final_url, "upstream_status": fetched.status}
+    if include_source:
+        fields["source_html"] = to_utf8(fetched.body, fetched.charset)[0].decode("utf-8", "replace")
+    return fields
+
+
+def to_response(
+    extraction: Extraction, include_blocks: bool, *, extra_timings_ms: dict[str, float] | None = None, **fields: object
+) -> ExtractResponse:
+    blocks = None
+    if include_blocks:
+        blocks = [
+            BlockModel(
+                index=b.index,
+                text=b.text,
+                score=b.score,
+                is_content=b.is_content,
+                locator=LocatorModel(selector=b.locator.selector, text_node=b.locator.text_node),
+            )
+            for b in extraction.blocks
+        ]
+    timings = {**extra_timings_ms, **extraction.timings} if extra_timings_ms else extraction.timings
+    return ExtractResponse.model_validate(
+        {
+            "backend": extraction.backend,
+            "backend_version": extraction.backend_version,
+            "title": extraction.title,
+            "text": extraction.text,
+            "html": extraction.html,
+            "markdown": extraction.markdown,
+            "url": extraction.url,
+            "blocks": blocks,
+            "timings_ms": timings,
+            **fields,
+        }
+    )
+
+
+def to_compare(extractions: Sequence[Extraction], include_blocks: bool, **fields: object) -> CompareResponse:
+    """Every backend's result on one page, side by side, with per-block verdicts and pairwise agreement."""
+    first = extractions[0]
+    blocks = None
+    if include_blocks:
+        scores = {e.backend: e.labels.scores.tolist() for e in extractions}
+        labels = {e.backend: e.labels.labels.tolist() for e in extractions}
+        blocks = [
+            ComparedBlock(
+                index=b.index,
+                text=b.text,
+                locator=LocatorModel(selector=b.locator.selector, text_node=b.locator.text_node),
+                scores={name: values[b.index] for name, values in scores.items()},
+                is_content={name: values[b.index] for name, values in labels.items()},
+            )
+            for b in first.blocks
+        ]
+    return CompareResponse.model_validate(
+        {
+            "title": first.title,
+            "url": first.url,
+            "results": [to_response(e, include_blocks=False) for e in extractions],
+            "blocks": blocks,
+            "agreement": [
+                Agreement(backends=p.backends, agreement=p.agreement, jaccard=p.jaccard)
+                for p in pairwise_agreement(extractions)
+            ],
+            **fields,
+        }
+    )

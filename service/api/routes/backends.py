@@ -1,0 +1,31 @@
+"""``GET /backends``: what this process can run, from the registry, so new backends appear on their own."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from service.api.deps import API_KEY, State
+from service.api.schemas import BackendInfo, BackendsResponse
+from service.runtime.backends import execution_provider, is_batched, is_ready
+
+router = APIRouter(tags=["operations"], dependencies=API_KEY)
+
+
+@router.get("/backends", response_model=BackendsResponse, summary="List the backends and their models")
+async def list_backends(state: State) -> BackendsResponse:
+    """Name, kind, model version, manifest figures, execution provider and status of every enabled backend."""
+    return BackendsResponse(
+        default_backend=state.extractor.default_backend,
+        backends=[
+            BackendInfo(
+                name=name,
+                kind=backend.kind,
+                version=backend.version,
+                execution_provider=execution_provider(backend),
+                batched=is_batched(backend),
+                status="ready" if is_ready(backend) else "not_ready",
+                manifest=state.manifest.get(name),
+            )
+            for name, backend in sorted(state.backends.items())
+        ],
+    )

@@ -1,0 +1,41 @@
+"""``POST /compare``: every backend on the same page, side by side."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Request
+
+from service.api.body import read_page
+from service.api.deps import API_KEY, State, label_backend
+from service.api.extraction import Job, compare_backends, run_extractions
+from service.api.responses import to_compare
+from service.api.schemas import EXAMPLE_HTML, CompareOptions, CompareRequest, CompareResponse, ErrorResponse
+from service.metrics import ALL_BACKENDS
+
+router = APIRouter(tags=["extraction"], dependencies=API_KEY)
+
+
+@router.post(
+    "/compare",
+    response_model=CompareResponse,
+    response_model_exclude_none=True,
+    responses={status: {"model": ErrorResponse} for status in (400, 401, 413, 415, 422, 429)},
+    summary="Run every backend on the same page and compare them",
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {
+                "application/json": {"schema": CompareRequest.model_json_schema(), "example": {"html": EXAMPLE_HTML}},
+                "text/html": {"schema": {"type": "string"}, "example": EXAMPLE_HTML},
+            },
+        }
+    },
+)
+async def compare(request: Request, state: State, options: Annotated[CompareOptions, Query()]) -> CompareResponse:
+    """Texts, per-block scores and labels, pairwise agreement and timings of each backend on one page."""
+    label_backend(request, state, ALL_BACKENDS)
+    page, chosen = await read_page(request, state.settings.max_body_bytes, options, CompareRequest)
+    names = compare_backends(state, chosen.backends)
+    extractions = await run_extractions(state, [Job(page, name, chosen.format) for name in names])
+    return to_compare(extractions, chosen.include_blocks)

@@ -1,0 +1,1 @@
+"""Fetching pages from the open web without becoming a proxy into the private network (no FastAPI here)."""

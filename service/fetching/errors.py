@@ -1,0 +1,52 @@
+"""Why a page could not be fetched, in domain terms; the HTTP edge maps each class to a status."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from service.errors import ExtractionError
+
+
+class BlockReason(StrEnum):
+    """Why a URL was refused; a bounded set, so it can label a metric."""
+
+    SCHEME = "scheme"
+    CREDENTIALS = "credentials"
+    PORT = "port"
+    ADDRESS = "address"
+
+
+class FetchError(ExtractionError):
+    """A page that could not be fetched."""
+
+
+class InvalidUrl(FetchError):
+    """A URL that does not parse as an absolute http(s) URL with a host."""
+
+
+class UrlNotAllowed(FetchError):
+    """A URL the service refuses to fetch: wrong scheme, credentials, a port or an address it must not reach."""
+
+    def __init__(self, message: str, reason: BlockReason) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+class UpstreamError(FetchError):
+    """The upstream server could not be reached or answered something unusable."""
+
+
+class TooManyRedirects(UpstreamError):
+    """More redirects than the configured limit."""
+
+
+class UpstreamTooLarge(UpstreamError):
+    """A page larger than the configured byte cap."""
+
+
+class UpstreamNotHtml(UpstreamError):
+    """A response whose Content-Type is not on the allowlist."""
+
+
+class UpstreamTimeout(FetchError):
+    """The upstream server was too slow: connect, read or total timeout."""

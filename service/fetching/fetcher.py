@@ -1,0 +1,176 @@
+"""The safe fetcher: resolve, check every address, connect to the checked one, follow redirects by hand.
+
+The connection goes to the very address that was checked: the request URL
+carries the IP, while the ``Host`` header and TLS SNI (and so certificate
+verification) carry the name. Nothing resolves the name a second time, so a
+DNS answer that changes between check and connect (rebinding) cannot matter.
+Connections are never kept alive: a pooled connection to one IP opened with
+one SNI must not serve another name.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import ssl
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+
+import httpx
+
+from service.fetching.addresses import IPAddress, Network, Target, check_addresses, parse_target, to_address
+from service.fetching.errors import (
+    InvalidUrl,
+    TooManyRedirects,
+    UpstreamError,
+    UpstreamNotHtml,
+    UpstreamTimeout,
+    UpstreamTooLarge,
+)
+from service.settings import Settings
+
+# host, port -> every address the host has. Injected in tests; the default asks the system.
+Resolver = Callable[[str, int], Awaitable[Sequence[IPAddress]]]
+
+REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+
+
+async def system_resolver(host: str, port: int) -> list[IPAddress]:
+    """Every A and AAAA record of ``host``, through the system's resolver (off the event loop)."""
+    try:
+        infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as error:
+        raise UpstreamError(f"cannot resolve {host}: {error}") from error
+    return list(dict.fromkeys(to_address(str(info[4][0])) for info in infos))
+
+
+@dataclass(frozen=True, slots=True)
+class FetchPolicy:
+    """Limits of one fetch, from the settings."""
+
+    connect_timeout_s: float
+    read_timeout_s: float
+    total_timeout_s: float
+    max_bytes: int
+    max_redirects: int
+    content_types: frozenset[str]
+    allowed_ports: tuple[int, ...]
+    allow_networks: tuple[Network, ...]
+    user_agent: str
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> FetchPolicy:
+        return cls(
+            connect_timeout_s=settings.fetch_connect_timeout_s,
+            read_timeout_s=settings.fetch_read_timeout_s,
+            total_timeout_s=settings.fetch_total_timeout_s,
+            max_bytes=settings.fetch_max_bytes,
+            max_redirects=settings.fetch_max_redirects,
+            content_types=frozenset(settings.fetch_content_types),
+            allowed_ports=tuple(settings.fetch_allowed_ports),
+            allow_networks=tuple(settings.fetch_allow_networks),
+            user_agent=settings.fetch_user_agent,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class FetchedPage:
+    body: bytes
+    charset: str | None  # from the Content-Type header; the parser still prefers a BOM or <meta>
+    final_url: str  # after redirects
+    status: int  # the upstream's HTTP status
+
+
+def media_type(content_type: str) -> tuple[str, str | None]:
+    """(media type, charset parameter) of a Content-Type header value."""
+    media, _, params = content_type.partition(";")
+    charset = None
+    for param in params.split(";"):
+        key, _, value = param.strip().partition("=")
+        if key.lower() == "charset" and value:
+            charset = value.strip("\"' ")
+    return media.strip().lower(), charset
+
+
+class Fetcher:
+    """Fetches one page at a time under a :class:`FetchPolicy`; open it in a lifespan, close it with :meth:`aclose`."""
+
+    def __init__(
+        self, policy: FetchPolicy, *, resolver: Resolver = system_resolver, ssl_context: ssl.SSLContext | None = None
+    ) -> None:
+        self.policy = policy
+        self._resolver = resolver
+        self._client = httpx.AsyncClient(
+            verify=ssl_context if ssl_context is not None else True,
+            trust_env=False,  # a proxy from the environment would resolve names itself
+            follow_redirects=False,
+            timeout=httpx.Timeout(
+                connect=policy.connect_timeout_s, read=policy.read_timeout_s, write=policy.read_timeout_s, pool=None
+            ),
+            limits=httpx.Limits(max_keepalive_connections=0),
+            headers={"User-Agent": policy.user_agent, "Accept": "text/html,application/xhtml+xml;q=0.9"},
+        )
+
+    async def aclose(self) -> None:
+        await self._client.aclose()
+
+    async def fetch(self, url: str) -> FetchedPage:
+        """The page at ``url``; a :class:`~service.fetching.errors.FetchError` says why not."""
+        target = parse_target(url)
+        try:
+            async with asyncio.timeout(self.policy.total_timeout_s):
+                return await self._follow(target)
+        except (TimeoutError, httpx.TimeoutException) as error:
+            raise UpstreamTimeout(f"{target.host} did not answer in time ({type(error).__name__})") from error
+        except httpx.HTTPError as error:
+            raise UpstreamError(f"fetching from {target.host} failed: {error or type(error).__name__}") from error
+
+    async def _follow(self, target: Target) -> FetchedPage:
+        for _ in range(self.policy.max_redirects + 1):
+            ip = await self._checked_address(target)
+            extensions = {"sni_hostname": target.host} if target.url.scheme == "https" else {}
+            request = self._client.build_request(
+                "GET", target.pinned(ip), headers={"Host": target.host_header}, extensions=extensions
+            )
+            response = await self._client.send(request, stream=True)
+            try:
+                location = response.headers.get("location")
+                if response.status_code not in REDIRECT_STATUSES or location is None:
+                    return await self._read(response, target)
+            finally:
+                await response.aclose()
+            target = self._redirect_target(target, location)
+        raise TooManyRedirects(f"more than {self.policy.max_redirects} redirects")
+
+    async def _checked_address(self, target: Target) -> IPAddress:
+        if target.ip is not None:
+            addresses: Sequence[IPAddress] = [target.ip]
+        else:
+            async with asyncio.timeout(self.policy.connect_timeout_s):
+                addresses = await self._resolver(target.host, target.port)
+        return check_addresses(target, addresses, self.policy.allow_networks, self.policy.allowed_ports)
+
+    @staticmethod
+    def _redirect_target(current: Target, location: str) -> Target:
+        try:
+            return parse_target(str(current.url.join(location)))
+        except (InvalidUrl, httpx.InvalidURL) as error:
+            raise UpstreamError(f"{current.host} redirected to an invalid URL: {error}") from error
+
+    async def _read(self, response: httpx.Response, target: Target) -> FetchedPage:
+        media, charset = media_type(response.headers.get("content-type", ""))
+        if media not in self.policy.content_types:
+            accepted = ", ".join(sorted(self.policy.content_types))
+            raise UpstreamNotHtml(f"{target.host} sent {media or 'no Content-Type'}; accepted: {accepted}")
+        declared = response.headers.get("content-length", "")
+        limit = self.policy.max_bytes
+        if declared.isdigit() and int(declared) > limit:
+            raise UpstreamTooLarge(f"the page is {declared} bytes; the limit is {limit} bytes")
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in response.aiter_bytes():  # decoded, so a compressed bomb stops at the cap too
+            size += len(chunk)
+            if size > limit:
+                raise UpstreamTooLarge(f"the page exceeds the limit of {limit} bytes")
+            chunks.append(chunk)
+        return FetchedPage(b"".join(chunks), charset, str(target.url.copy_with(fragment=None)), response.status_code)

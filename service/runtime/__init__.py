@@ -1,0 +1,1 @@
+"""What runs extractions inside a serving process: admission, and later the micro-batcher."""

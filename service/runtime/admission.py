@@ -1,0 +1,35 @@
+"""A bounded in-flight limit: past it, work is refused at once instead of queueing without end."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from service.runtime.errors import Overloaded
+
+
+class AdmissionLimit:
+    """Counts documents in flight in one event loop; admission beyond ``capacity`` raises :class:`Overloaded`.
+
+    Not thread-safe on purpose: it is only touched from the event loop, where
+    there is no await between the check and the increment.
+    """
+
+    def __init__(self, capacity: int, retry_after_s: float) -> None:
+        self.capacity = capacity
+        self.retry_after_s = retry_after_s
+        self.in_flight = 0
+
+    @contextmanager
+    def admit(self, weight: int = 1) -> Iterator[None]:
+        """Hold ``weight`` slots for the duration of the block."""
+        if self.in_flight + weight > self.capacity:
+            raise Overloaded(
+                f"{self.in_flight} documents in flight, limit {self.capacity}; retry in {self.retry_after_s:g} s",
+                self.retry_after_s,
+            )
+        self.in_flight += weight
+        try:
+            yield
+        finally:
+            self.in_flight -= weight

@@ -1,0 +1,1 @@
+"""The reader page, shipped as package data."""
