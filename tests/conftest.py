@@ -142,7 +142,7 @@ def _same(backend: object) -> object:
     return backend
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def registry_with() -> Callable[..., BackendRegistry]:
     """The shipped backends plus the given test ones."""
 

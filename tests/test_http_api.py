@@ -1,8 +1,19 @@
-"""The first HTTP surface, against a real uvicorn on 127.0.0.1."""
+"""The HTTP API against a real uvicorn on 127.0.0.1: extraction, batch, compare, backends, probes, auth, docs."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
 import httpx
+import pytest
+from conftest import KeepAllBackend, LiveServer
+
+from service.backends.registry import BackendRegistry
+from service.models.store import ModelStore
+from service.settings import Settings
+
+pytestmark = pytest.mark.timeout(60)
 
 ARTICLE = (
     "<html><head><title>A page</title></head><body><nav><a href='/'>Home</a> <a href='/a'>About</a></nav>"
@@ -121,3 +132,178 @@ def test_unknown_route_has_the_error_shape(client: httpx.Client) -> None:
     response = client.get("/nope")
     assert response.status_code == 404
     assert error_code(response) == "not_found"
+
+
+# Batch, compare, backends, probes, auth and docs.
+
+
+@pytest.fixture(scope="module")
+def two_backends(registry_with: Callable[..., BackendRegistry]) -> Iterator[httpx.Client]:
+    with (
+        LiveServer(Settings(), registry=registry_with(KeepAllBackend())) as server,
+        httpx.Client(base_url=server.url, timeout=30) as http,
+    ):
+        yield http
+
+
+def test_batch_results_come_back_in_order(client: httpx.Client) -> None:
+    pages = [{"html": f"<html><head><title>Page {i}</title></head><body>{ARTICLE}</body></html>"} for i in range(5)]
+    response = client.post("/extract/batch", json={"documents": pages, "format": "html"})
+    assert response.status_code == 200
+    results = response.json()["results"]
+    assert [r["title"] for r in results] == [f"Page {i}" for i in range(5)]
+    assert all("real content" in r["html"] for r in results)
+
+
+def test_batch_over_the_document_limit_is_413(client: httpx.Client) -> None:
+    response = client.post("/extract/batch", json={"documents": [{"html": "<p>x</p>"}] * 33})
+    assert response.status_code == 413
+    assert error_code(response) == "too_many_documents"
+
+
+def test_batch_needs_json_and_at_least_one_document(client: httpx.Client) -> None:
+    assert client.post("/extract/batch", content=ARTICLE, headers={"Content-Type": "text/html"}).status_code == 415
+    response = client.post("/extract/batch", json={"documents": []})
+    assert (response.status_code, error_code(response)) == (422, "validation_error")
+
+
+def test_compare_puts_every_backend_side_by_side(two_backends: httpx.Client) -> None:
+    response = two_backends.post("/compare", json={"html": ARTICLE})
+    assert response.status_code == 200
+    body = response.json()
+    assert [r["backend"] for r in body["results"]] == ["boilerpipe", "keep_all"]
+    assert all(set(r["timings_ms"]) >= {"parse", "classify", "render", "total"} for r in body["results"])
+    block = body["blocks"][0]
+    assert set(block["scores"]) == set(block["is_content"]) == {"boilerpipe", "keep_all"}
+    (pair,) = body["agreement"]
+    assert pair["backends"] == ["boilerpipe", "keep_all"]
+    kept = sum(b["is_content"]["boilerpipe"] for b in body["blocks"])
+    assert pair["agreement"] == pytest.approx(kept / len(body["blocks"]))  # keep_all keeps every block
+    assert pair["jaccard"] == pytest.approx(kept / len(body["blocks"]))
+
+
+def test_backend_all_on_extract_is_a_compare(two_backends: httpx.Client) -> None:
+    response = two_backends.post("/extract?backend=all", content=ARTICLE, headers={"Content-Type": "text/html"})
+    assert response.status_code == 200
+    assert len(response.json()["results"]) == 2
+
+
+def test_compare_a_chosen_subset_and_refuse_unknown_names(two_backends: httpx.Client) -> None:
+    response = two_backends.post("/compare", json={"html": ARTICLE, "backends": ["keep_all"], "include_blocks": False})
+    assert [r["backend"] for r in response.json()["results"]] == ["keep_all"]
+    assert "blocks" not in response.json()
+    response = two_backends.post("/compare", json={"html": ARTICLE, "backends": ["keep_all", "nope"]})
+    assert (response.status_code, error_code(response)) == (400, "unknown_backend")
+
+
+def test_backends_lists_what_the_registry_has(two_backends: httpx.Client) -> None:
+    body = two_backends.get("/backends").json()
+    assert body["default_backend"] == "boilerpipe"
+    by_name = {b["name"]: b for b in body["backends"]}
+    assert set(by_name) == {"boilerpipe", "keep_all"}
+    assert by_name["keep_all"] == {
+        "name": "keep_all",
+        "kind": "rules",
+        "version": "test-1",
+        "execution_provider": "CPU",
+        "batched": False,
+        "status": "ready",
+        "manifest": None,
+    }
+
+
+def test_backends_show_the_model_store_figures(registry_with: Callable[..., BackendRegistry], tmp_path: Path) -> None:
+    ModelStore(tmp_path).write(
+        {
+            "name": "keep_all",
+            "version": "2026-11-21",
+            "opset": 17,
+            "inputs": ["features"],
+            "outputs": ["probabilities"],
+            "feature_schema": "shallow",
+            "feature_schema_version": 1,
+            "validation": {"f1": 0.91},
+        },
+        {"model": ("keep_all.onnx", b"not really a model")},
+    )
+    settings = Settings(model_store_dir=tmp_path)
+    with LiveServer(settings, registry=registry_with(KeepAllBackend())) as server:
+        by_name = {b["name"]: b for b in httpx.get(server.url + "/backends").json()["backends"]}
+    figures = by_name["keep_all"]["manifest"]
+    assert figures["validation"] == {"f1": 0.91}
+    assert figures["opset"] == 17
+    assert len(figures["model_sha256"]) == 64
+    assert by_name["boilerpipe"]["manifest"] is None
+
+
+def test_enabled_backends_limit_what_is_offered(registry_with: Callable[..., BackendRegistry]) -> None:
+    settings = Settings(enabled_backends=["boilerpipe"])
+    with LiveServer(settings, registry=registry_with(KeepAllBackend())) as server:
+        assert [b["name"] for b in httpx.get(server.url + "/backends").json()["backends"]] == ["boilerpipe"]
+        response = httpx.post(server.url + "/extract", json={"html": ARTICLE, "backend": "keep_all"})
+        assert (response.status_code, error_code(response)) == (400, "unknown_backend")
+
+
+def test_readyz(client: httpx.Client) -> None:
+    response = client.get("/readyz")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ready", "backends": ["boilerpipe"]}
+
+
+def test_readyz_is_503_while_a_backend_is_not_ready(registry_with: Callable[..., BackendRegistry]) -> None:
+    class Warming(KeepAllBackend):
+        name = "warming"
+
+        def is_ready(self) -> bool:
+            return False
+
+    with LiveServer(Settings(), registry=registry_with(Warming())) as server:
+        response = httpx.get(server.url + "/readyz")
+        assert (response.status_code, error_code(response)) == (503, "not_ready")
+        assert "warming" in response.json()["error"]["message"]
+
+
+def test_api_keys_guard_the_api_but_not_probes_metrics_or_docs() -> None:
+    settings = Settings(api_keys=["s3cret", "other"])
+    with LiveServer(settings) as server, httpx.Client(base_url=server.url) as http:
+        anonymous = http.post("/extract", json={"html": ARTICLE})
+        assert (anonymous.status_code, error_code(anonymous)) == (401, "unauthorized")
+        assert anonymous.headers["www-authenticate"] == "Bearer"
+        wrong = http.get("/backends", headers={"Authorization": "Bearer nope"})
+        assert wrong.status_code == 401
+        ok = http.post("/extract", json={"html": ARTICLE}, headers={"Authorization": "Bearer other"})
+        assert ok.status_code == 200
+        for path in ("/healthz", "/readyz", "/metrics", "/openapi.json", "/"):
+            assert http.get(path).status_code == 200, path
+
+
+def test_cors_is_off_unless_origins_are_configured(client: httpx.Client) -> None:
+    preflight = {"Origin": "https://app.example", "Access-Control-Request-Method": "POST"}
+    assert "access-control-allow-origin" not in client.options("/extract", headers=preflight).headers
+    with LiveServer(Settings(cors_allow_origins=["https://app.example"])) as server:
+        response = httpx.options(server.url + "/extract", headers=preflight)
+        assert response.headers["access-control-allow-origin"] == "https://app.example"
+
+
+def test_openapi_documents_every_endpoint_with_examples(client: httpx.Client) -> None:
+    schema = client.get("/openapi.json").json()
+    assert set(schema["paths"]) >= {
+        "/extract",
+        "/extract/batch",
+        "/compare",
+        "/backends",
+        "/healthz",
+        "/readyz",
+        "/metrics",
+    }
+    post = schema["paths"]["/extract"]["post"]["requestBody"]["content"]
+    assert "example" in post["application/json"] and "example" in post["text/html"]
+    assert "url" in {p["name"] for p in schema["paths"]["/extract"]["get"]["parameters"]}
+    assert client.get("/docs").status_code == 200
+
+
+def test_the_reader_page_is_served_at_the_root(client: httpx.Client) -> None:
+    response = client.get("/")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/html")
+    assert 'sandbox="allow-same-origin"' in response.text

@@ -20,7 +20,7 @@ from service.fetching.fetcher import Fetcher, FetchPolicy, Resolver, system_reso
 from service.metrics import Metrics, mark_process_dead, new_registry
 from service.pipeline import Extractor
 from service.runtime.admission import AdmissionLimit
-from service.runtime.backends import execution_provider, is_batched, load_enabled, read_manifest
+from service.runtime.backends import execution_provider, is_batched, load_enabled, manifest_figures
 from service.settings import Settings, get_settings
 
 ROUTERS = (extract.router, batch.router, compare.router, backends.router, health.router, metrics.router, reader.router)
@@ -51,7 +51,7 @@ async def _open(
         settings=settings,
         extractor=extractor,
         backends=loaded,
-        manifest=read_manifest(settings.model_store_dir),
+        manifest=manifest_figures(settings.model_store_dir, loaded),
         metrics=metrics,
         fetcher=fetcher,
         admission=AdmissionLimit(settings.max_in_flight, settings.overload_retry_after_s),

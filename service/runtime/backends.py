@@ -10,18 +10,13 @@ and the metrics without API changes.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from pathlib import Path
 
 from service.backends.base import Backend
 from service.backends.registry import BackendRegistry
-from service.errors import ExtractionError
-
-
-class InvalidManifest(ExtractionError):
-    """A model-store manifest that cannot be read."""
+from service.models.store import ModelStore
 
 
 def execution_provider(backend: Backend) -> str:
@@ -50,15 +45,21 @@ def _same(backend: Backend) -> Backend:
     return backend
 
 
-def read_manifest(model_store_dir: Path) -> dict[str, dict[str, object]]:
-    """The model store's manifest entries by backend name; none when the store has no manifest."""
-    path = model_store_dir / "manifest.json"
-    if not path.is_file():
-        return {}
-    try:
-        models = json.loads(path.read_text(encoding="utf-8")).get("models", {})
-    except (ValueError, AttributeError) as error:
-        raise InvalidManifest(f"cannot read {path}: {error}") from error
-    if not isinstance(models, dict):
-        raise InvalidManifest(f"{path}: 'models' must be an object keyed by backend name")
-    return {str(name): dict(entry) for name, entry in models.items() if isinstance(entry, dict)}
+def manifest_figures(model_store_dir: Path, names: Iterable[str]) -> dict[str, dict[str, object]]:
+    """What /backends shows of each model's manifest entry: version, schema, digest, training and validation."""
+    store = ModelStore(model_store_dir)
+    stored = set(store.names())
+    figures: dict[str, dict[str, object]] = {}
+    for name in names:
+        if name in stored:
+            entry = store.entry(name)
+            figures[name] = {
+                "version": entry.version,
+                "opset": entry.opset,
+                "feature_schema": entry.feature_schema,
+                "feature_schema_version": entry.feature_schema_version,
+                "model_sha256": entry.files["model"]["sha256"],
+                "training": entry.training,
+                "validation": entry.validation,
+            }
+    return figures
