@@ -37,7 +37,7 @@ ARTICLE = (
 )
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
@@ -50,7 +50,7 @@ class LiveServer:
     """
 
     def __init__(self, settings: Settings, **app_options: Any) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         config = uvicorn.Config(
             create_app(settings, **app_options),
             host="127.0.0.1",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -187,3 +187,34 @@ class ErrorBody(BaseModel):
 
 class ErrorResponse(BaseModel):
     error: ErrorBody
+
+
+def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The ``responses`` of a route: each error status it can answer, with the error body."""
+    return {status: {"model": ErrorResponse} for status in statuses}
+
+
+def request_body(model: type[BaseModel], example: dict[str, Any], *, raw_html: bool) -> dict[str, Any]:
+    """``openapi_extra`` for a route that reads its own body (to cap it before parsing): JSON, and raw HTML too."""
+    content: dict[str, Any] = {"application/json": {"schema": _inline_refs(model), "example": example}}
+    if raw_html:
+        content["text/html"] = {"schema": {"type": "string"}, "example": EXAMPLE_HTML}
+    return {"requestBody": {"required": True, "content": content}}
+
+
+def _inline_refs(model: type[BaseModel]) -> dict[str, Any]:
+    """The model's JSON schema with each ``$ref`` replaced by its definition: ``#/$defs`` means nothing in OpenAPI."""
+    schema = model.model_json_schema()
+    definitions = schema.pop("$defs", {})
+
+    def resolve(node: Any) -> Any:
+        if isinstance(node, dict):
+            if "$ref" in node:
+                return resolve(definitions[node["$ref"].rsplit("/", 1)[-1]])
+            return {key: resolve(value) for key, value in node.items()}
+        if isinstance(node, list):
+            return [resolve(item) for item in node]
+        return node
+
+    resolved: dict[str, Any] = resolve(schema)
+    return resolved

@@ -9,7 +9,7 @@ from service.api.deps import API_KEY, State, label_backend
 from service.api.errors import TooManyDocuments, UnsupportedMediaType
 from service.api.extraction import Job, run_extractions
 from service.api.responses import to_response
-from service.api.schemas import BatchRequest, BatchResponse, ErrorResponse
+from service.api.schemas import EXAMPLE_HTML, BatchRequest, BatchResponse, error_responses, request_body
 from service.fetching.fetcher import media_type
 
 router = APIRouter(tags=["extraction"], dependencies=API_KEY)
@@ -19,11 +19,11 @@ router = APIRouter(tags=["extraction"], dependencies=API_KEY)
     "/extract/batch",
     response_model=BatchResponse,
     response_model_exclude_none=True,
-    responses={status: {"model": ErrorResponse} for status in (400, 401, 413, 415, 422, 429)},
+    responses=error_responses(400, 401, 413, 415, 422, 429),
     summary="Extract many pages in one request",
-    openapi_extra={
-        "requestBody": {"required": True, "content": {"application/json": {"schema": BatchRequest.model_json_schema()}}}
-    },
+    openapi_extra=request_body(
+        BatchRequest, {"documents": [{"html": EXAMPLE_HTML}, {"html": "<p>Two</p>"}]}, raw_html=False
+    ),
 )
 async def extract_batch(request: Request, state: State) -> BatchResponse:
     """Every document goes through the same backend and format; one bad document fails the whole batch."""

@@ -10,7 +10,14 @@ from service.api.body import read_page
 from service.api.deps import API_KEY, State, label_backend
 from service.api.extraction import Job, compare_backends, run_extractions
 from service.api.responses import to_compare
-from service.api.schemas import EXAMPLE_HTML, CompareOptions, CompareRequest, CompareResponse, ErrorResponse
+from service.api.schemas import (
+    EXAMPLE_HTML,
+    CompareOptions,
+    CompareRequest,
+    CompareResponse,
+    error_responses,
+    request_body,
+)
 from service.metrics import ALL_BACKENDS
 
 router = APIRouter(tags=["extraction"], dependencies=API_KEY)
@@ -20,17 +27,9 @@ router = APIRouter(tags=["extraction"], dependencies=API_KEY)
     "/compare",
     response_model=CompareResponse,
     response_model_exclude_none=True,
-    responses={status: {"model": ErrorResponse} for status in (400, 401, 413, 415, 422, 429)},
+    responses=error_responses(400, 401, 413, 415, 422, 429),
     summary="Run every backend on the same page and compare them",
-    openapi_extra={
-        "requestBody": {
-            "required": True,
-            "content": {
-                "application/json": {"schema": CompareRequest.model_json_schema(), "example": {"html": EXAMPLE_HTML}},
-                "text/html": {"schema": {"type": "string"}, "example": EXAMPLE_HTML},
-            },
-        }
-    },
+    openapi_extra=request_body(CompareRequest, {"html": EXAMPLE_HTML}, raw_html=True),
 )
 async def compare(request: Request, state: State, options: Annotated[CompareOptions, Query()]) -> CompareResponse:
     """Texts, per-block scores and labels, pairwise agreement and timings of each backend on one page."""

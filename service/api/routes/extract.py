@@ -13,20 +13,18 @@ from service.api.responses import fetch_fields, to_compare, to_response
 from service.api.schemas import (
     EXAMPLE_HTML,
     CompareResponse,
-    ErrorResponse,
     ExtractOptions,
     ExtractRequest,
     ExtractResponse,
     FetchOptions,
     OutputOptions,
+    error_responses,
+    request_body,
 )
 from service.fetching.fetcher import FetchedPage
 from service.metrics import ALL_BACKENDS
 
 router = APIRouter(tags=["extraction"], dependencies=API_KEY)
-
-_POST_ERRORS = {status: {"model": ErrorResponse} for status in (400, 401, 413, 415, 422, 429)}
-_GET_ERRORS = {status: {"model": ErrorResponse} for status in (400, 401, 403, 422, 429, 502, 504)}
 
 
 async def _extract(
@@ -56,20 +54,9 @@ async def _extract(
     "/extract",
     response_model=ExtractResponse | CompareResponse,
     response_model_exclude_none=True,
-    responses=_POST_ERRORS,  # type: ignore[arg-type]
+    responses=error_responses(400, 401, 413, 415, 422, 429),
     summary="Extract the main content of a page you send",
-    openapi_extra={
-        "requestBody": {
-            "required": True,
-            "content": {
-                "application/json": {
-                    "schema": ExtractRequest.model_json_schema(),
-                    "example": {"html": EXAMPLE_HTML, "format": "text"},
-                },
-                "text/html": {"schema": {"type": "string"}, "example": EXAMPLE_HTML},
-            },
-        }
-    },
+    openapi_extra=request_body(ExtractRequest, {"html": EXAMPLE_HTML, "format": "text"}, raw_html=True),
 )
 async def extract_page(
     request: Request, state: State, options: Annotated[ExtractOptions, Query()]
@@ -87,7 +74,7 @@ async def extract_page(
     "/extract",
     response_model=ExtractResponse | CompareResponse,
     response_model_exclude_none=True,
-    responses=_GET_ERRORS,  # type: ignore[arg-type]
+    responses=error_responses(400, 401, 403, 422, 429, 502, 504),
     summary="Fetch a URL and extract its main content",
 )
 async def extract_url(

@@ -7,7 +7,7 @@ from pydantic import BaseModel
 
 from service.api.deps import State
 from service.api.errors import NotReady
-from service.api.schemas import ErrorResponse
+from service.api.schemas import error_responses
 from service.runtime.backends import is_ready
 
 router = APIRouter(tags=["operations"])
@@ -23,7 +23,7 @@ async def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
 
-@router.get("/readyz", summary="Readiness probe", responses={503: {"model": ErrorResponse}})
+@router.get("/readyz", summary="Readiness probe", responses=error_responses(503))
 async def readyz(state: State) -> Ready:
     """200 when every enabled backend is loaded and reports ready; 503 ``not_ready`` otherwise.
 
