@@ -182,7 +182,7 @@ class Upstream:
             self.server.socket = tls.wrap_socket(self.server.socket, server_side=True)
         self.port = int(self.server.server_address[1])
         self.scheme = "https" if tls is not None else "http"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread = threading.Thread(target=partial(self.server.serve_forever, poll_interval=0.05), daemon=True)
 
     def url(self, path: str, host: str = "127.0.0.1") -> str:
         return f"{self.scheme}://{host}:{self.port}{path}"
