@@ -15,7 +15,7 @@ from pathlib import Path
 from service.paths import MODEL_STORE, default_data_dir
 
 # model name -> trainer module; a backend appears here when its trainer lands.
-TRAINERS: dict[str, str] = {}
+TRAINERS: dict[str, str] = {"bilstm": "service.training.bilstm"}
 DEFAULT_SEED = 20261121
 
 

@@ -1,0 +1,118 @@
+"""``bilstm``: BoilerNet's sequence labeler, served by ONNX Runtime.
+
+Every block's input is its bag of words and of path tags (plus a few
+numeric signals, if the model was trained with them); the model labels the
+whole block sequence at once. One document can be classified on its own
+(:meth:`classify`, the in-process path), or many documents can share an
+inference call through the micro-batcher (:meth:`encode` then
+:meth:`infer`): results are the same either way, because the model is given
+every sequence's length and padding never reaches a real step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from service.backends.base import BlockLabels
+from service.features.boilernet import SCHEMA_NAME, SCHEMA_VERSION, BlockEncoder, EncodedDocument, Vocabulary
+from service.models.store import ModelError, ModelStore
+from service.parsing.document import Document
+from service.parsing.lexbor import parse_html
+from service.runtime.sessions import CPU, active_provider, create_session
+from service.runtime.windows import (
+    DEFAULT_OVERLAP_BLOCKS,
+    DEFAULT_WINDOW_BLOCKS,
+    Window,
+    pad_batch,
+    stitch,
+    windows,
+)
+
+MODEL_NAME = "bilstm"
+INPUT_NAME = "blocks"
+LENGTHS_NAME = "lengths"
+# Padded blocks per inference call (sequences × longest): bounds the input tensor at about
+# 16,384 × 1,058 × 4 bytes = 69 MB whatever the pages.
+DEFAULT_MAX_PADDED_BLOCKS = 16384
+WARM_UP_PAGE = "<html><body><nav><a href='/'>Home</a></nav><p>A warm-up paragraph.</p></body></html>"
+
+
+class BilstmBackend:
+    """A verified BoilerNet ONNX model with its vocabulary."""
+
+    name = MODEL_NAME
+    kind = "onnx"
+
+    def __init__(
+        self,
+        store: ModelStore,
+        *,
+        providers: Sequence[str] = (CPU,),
+        intra_op_threads: int = 1,
+        window_blocks: int = DEFAULT_WINDOW_BLOCKS,
+        overlap_blocks: int = DEFAULT_OVERLAP_BLOCKS,
+        max_padded_blocks: int = DEFAULT_MAX_PADDED_BLOCKS,
+    ) -> None:
+        entry, paths = store.verified(MODEL_NAME)
+        if (entry.feature_schema, entry.feature_schema_version) != (SCHEMA_NAME, SCHEMA_VERSION):
+            raise ModelError(
+                f"model {MODEL_NAME!r} reads features {entry.feature_schema} v{entry.feature_schema_version}, "
+                f"this code computes {SCHEMA_NAME} v{SCHEMA_VERSION}: retrain it"
+            )
+        self.encoder = BlockEncoder(
+            Vocabulary.from_json(paths["vocabulary"].read_text()), numeric=entry.config["numeric"]
+        )
+        if self.encoder.width != entry.config["width"]:
+            raise ModelError(
+                f"model {MODEL_NAME!r} expects {entry.config['width']} inputs, the encoder gives {self.encoder.width}"
+            )
+        self.entry = entry
+        self.version = entry.version
+        self.threshold = float(entry.config["threshold"])
+        self.window_blocks = window_blocks
+        self.overlap_blocks = overlap_blocks
+        self.max_padded_blocks = max(max_padded_blocks, window_blocks)
+        self.session = create_session(paths["model"], providers=providers, intra_op_threads=intra_op_threads)
+        self.execution_provider = active_provider(self.session)
+        self.infer([self.encoder.encode(parse_html(WARM_UP_PAGE))])  # the first run allocates: not on a request
+
+    def encode(self, document: Document) -> EncodedDocument:
+        return self.encoder.encode(document)
+
+    def infer(self, documents: Sequence[EncodedDocument]) -> list[np.ndarray]:
+        """Content probability per block of each document, in as few inference calls as the budget allows."""
+        jobs = [
+            (i, window)
+            for i, document in enumerate(documents)
+            if len(document)
+            for window in windows(len(document), self.window_blocks, self.overlap_blocks)
+        ]
+        jobs.sort(key=lambda job: job[1].stop - job[1].start)  # similar lengths share a call
+        parts: list[list[tuple[Window, np.ndarray]]] = [[] for _ in documents]
+        for chunk in self._chunks(jobs):
+            inputs, lengths = pad_batch([documents[i].dense(w.start, w.stop) for i, w in chunk], self.encoder.width)
+            probabilities = self.session.run(None, {INPUT_NAME: inputs, LENGTHS_NAME: lengths})[0]
+            for row, (i, window) in enumerate(chunk):
+                parts[i].append((window, probabilities[row, : lengths[row]]))
+        return [stitch(len(document), parts[i]) for i, document in enumerate(documents)]
+
+    def _chunks(self, jobs: list[tuple[int, Window]]) -> list[list[tuple[int, Window]]]:
+        """Consecutive jobs grouped so that sequences × longest stays within the padded budget."""
+        chunks: list[list[tuple[int, Window]]] = []
+        current: list[tuple[int, Window]] = []
+        for job in jobs:  # sorted by length, so the newest job is the longest
+            if current and (len(current) + 1) * (job[1].stop - job[1].start) > self.max_padded_blocks:
+                chunks.append(current)
+                current = []
+            current.append(job)
+        if current:
+            chunks.append(current)
+        return chunks
+
+    def labels(self, scores: np.ndarray) -> BlockLabels:
+        return BlockLabels.from_scores(scores, self.threshold)
+
+    def classify(self, document: Document) -> BlockLabels:
+        return self.labels(self.infer([self.encode(document)])[0])

@@ -1,0 +1,62 @@
+"""Padding and windowing for sequence models: bounded memory whatever the page length.
+
+A page of tens of thousands of blocks is cut into windows of at most
+``size`` blocks that overlap by ``overlap``; each block's score is taken
+from the window in which it sits farthest from an edge (its context reaches
+``overlap / 2`` blocks either way), then the windows are stitched back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+DEFAULT_WINDOW_BLOCKS = 2048
+DEFAULT_OVERLAP_BLOCKS = 256
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """Blocks ``start:stop`` of one sequence; the window's verdict counts for ``keep_start:keep_stop``."""
+
+    start: int
+    stop: int
+    keep_start: int
+    keep_stop: int
+
+
+def windows(length: int, size: int = DEFAULT_WINDOW_BLOCKS, overlap: int = DEFAULT_OVERLAP_BLOCKS) -> list[Window]:
+    """Overlapping windows covering ``length`` blocks; their kept ranges tile it exactly once."""
+    if not 0 <= overlap < size:
+        raise ValueError(f"overlap {overlap} must be in [0, {size})")
+    if length <= size:
+        return [Window(0, length, 0, length)]
+    stride = size - overlap
+    starts = [*range(0, length - size, stride), length - size]
+    out = []
+    for i, start in enumerate(starts):
+        keep_start = 0 if i == 0 else (starts[i - 1] + size + start) // 2
+        keep_stop = length if i == len(starts) - 1 else (start + size + starts[i + 1]) // 2
+        out.append(Window(start, start + size, keep_start, keep_stop))
+    return out
+
+
+def stitch(length: int, parts: Sequence[tuple[Window, np.ndarray]]) -> np.ndarray:
+    """One score per block from the windows' outputs (each output covers its window's blocks)."""
+    out = np.empty(length, dtype=np.float32)
+    for window, scores in parts:
+        out[window.keep_start : window.keep_stop] = scores[
+            window.keep_start - window.start : window.keep_stop - window.start
+        ]
+    return out
+
+
+def pad_batch(matrices: Sequence[np.ndarray], width: int) -> tuple[np.ndarray, np.ndarray]:
+    """Stack sequences of different lengths: (inputs [b, longest, width] zero-padded, lengths [b] int32)."""
+    lengths = np.fromiter((len(m) for m in matrices), dtype=np.int32, count=len(matrices))
+    batch = np.zeros((len(matrices), int(lengths.max(initial=0)), width), dtype=np.float32)
+    for i, matrix in enumerate(matrices):
+        batch[i, : len(matrix)] = matrix
+    return batch, lengths
