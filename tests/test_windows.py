@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -13,7 +15,7 @@ def test_kept_ranges_tile_the_sequence(length: int) -> None:
     parts = windows(length, size=2048, overlap=256)
     assert parts[0].keep_start == 0
     assert parts[-1].keep_stop == length
-    for before, after in zip(parts, parts[1:], strict=False):
+    for before, after in itertools.pairwise(parts):
         assert before.keep_stop == after.keep_start
     for w in parts:
         assert w.stop - w.start <= 2048
