@@ -25,6 +25,7 @@ from service.paths import default_data_dir
 
 PARSE_FLOOR = "parse"
 WARMUP_PAGES = 20
+ENCODING_PAGES = 200  # pages for --input-encodings unless --limit says otherwise
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -35,6 +36,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=int, default=0, help="only the first N pages (0: all)")
     parser.add_argument("--core", type=int, default=0, help="the CPU core every system is pinned to")
     parser.add_argument("--json", type=Path, default=None, help="also write the results here")
+    parser.add_argument(
+        "--input-encodings", action="store_true", help="measure the BiLSTM's dense vs sparse input projection instead"
+    )
     parser.add_argument("--system", default=None, help=argparse.SUPPRESS)  # internal: run one system
 
 
@@ -113,6 +117,8 @@ def run(args: argparse.Namespace) -> int:
     if not (data_dir / "html").is_dir():
         print(f"error: no corpus at {data_dir} (give --data or set EXTRACT_DATA_DIR)", file=sys.stderr)
         return 2
+    if args.input_encodings:
+        return _bench_encodings(data_dir, args)
     names = [PARSE_FLOOR]
     names += [n for n in args.backends.split(",") if n]
     names += [f"peer:{n}" for n in args.peers.split(",") if n]
@@ -125,6 +131,22 @@ def run(args: argparse.Namespace) -> int:
     print(format_table(rows))
     if args.json:
         args.json.write_text(json.dumps({"cpu": cpu, "data": str(data_dir), "results": rows}, indent=2))
+    return 0
+
+
+def _bench_encodings(data_dir: Path, args: argparse.Namespace) -> int:
+    from service.commands.encodings import measure_encodings  # noqa: PLC0415 - needs the onnx package
+    from service.parsing.lexbor import parse_html  # noqa: PLC0415
+
+    os.sched_setaffinity(0, {args.core})
+    documents = [parse_html(page) for page in load_pages(data_dir, args.limit or ENCODING_PAGES)]
+    rows = measure_encodings(documents)
+    print(f"# median ms per page over {len(documents)} pages, one thread pinned to core {args.core}; {_cpu_model()}")
+    print(f"{'units':>6}{'dense MatMul':>14}{'sparse Gather+Scatter':>23}{'build dense':>13}")
+    for row in rows:
+        print(f"{row['units']:>6}{row['dense_ms']:>14.3f}{row['sparse_ms']:>23.3f}{row['build_dense_ms']:>13.3f}")
+    if args.json:
+        args.json.write_text(json.dumps({"cpu": _cpu_model(), "input_encodings": rows}, indent=2))
     return 0
 
 
