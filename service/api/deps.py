@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import hmac
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Annotated
 
-import anyio
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
@@ -34,7 +34,7 @@ class AppState:
     fetcher: Fetcher
     admission: AdmissionLimit  # documents being extracted
     fetch_admission: AdmissionLimit  # pages being fetched
-    cpu_limiter: anyio.CapacityLimiter  # threads running the pipeline
+    cpu_pool: ThreadPoolExecutor  # threads running the pipeline off the event loop
     api_keys: tuple[bytes, ...] = ()  # empty: no key needed
 
     def backend_label(self, name: str | None) -> str:
@@ -46,7 +46,7 @@ class AppState:
         return UNKNOWN_BACKEND
 
 
-def get_state(request: Request) -> AppState:
+async def get_state(request: Request) -> AppState:
     return request.state.service
 
 

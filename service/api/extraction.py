@@ -7,12 +7,12 @@ without any route changing. Nothing here knows HTTP.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-import anyio
 import numpy as np
 
 from service.api.body import Page
@@ -51,7 +51,8 @@ async def run_extractions(state: AppState, jobs: Sequence[Job]) -> list[Extracti
     batch costs one thread hop, and one request cannot take every core.
     """
     with state.admission.admit(len(jobs)):
-        extractions = await anyio.to_thread.run_sync(_extract_all, state.extractor, jobs, limiter=state.cpu_limiter)
+        loop = asyncio.get_running_loop()
+        extractions = await loop.run_in_executor(state.cpu_pool, _extract_all, state.extractor, jobs)
     stage = state.metrics.stage_duration
     for extraction in extractions:
         for name in ("parse", "classify", "render"):

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from fastapi.responses import Response
+from pydantic import BaseModel
+
 from service.api.extraction import pairwise_agreement
 from service.api.schemas import (
     Agreement,
@@ -16,6 +19,11 @@ from service.api.schemas import (
 from service.fetching.fetcher import FetchedPage
 from service.parsing.decode import to_utf8
 from service.pipeline import Extraction
+
+
+def as_json(model: BaseModel) -> Response:
+    """The body serialised once, absent fields left out; returned as is, FastAPI would validate it again first."""
+    return Response(model.model_dump_json(exclude_none=True), media_type="application/json")
 
 
 def fetch_fields(fetched: FetchedPage | None, include_source: bool) -> dict[str, object]:

@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
+from fastapi.responses import Response
 
 from service.api.body import Page, read_page
 from service.api.deps import API_KEY, AppState, State, label_backend
 from service.api.extraction import Job, compare_backends, fetch_page, run_extractions
-from service.api.responses import fetch_fields, to_compare, to_response
+from service.api.responses import as_json, fetch_fields, to_compare, to_response
 from service.api.schemas import (
     EXAMPLE_HTML,
     CompareResponse,
@@ -37,30 +38,27 @@ async def _extract(
     fetched: FetchedPage | None = None,
     fetch_ms: float | None = None,
     include_source: bool = False,
-) -> ExtractResponse | CompareResponse:
+) -> Response:
     """One backend's result, or every backend's side by side when ``backend`` is ``all``."""
     label_backend(request, state, backend)
     fields = fetch_fields(fetched, include_source)
     if backend == ALL_BACKENDS:
         names = compare_backends(state, None)
         extractions = await run_extractions(state, [Job(page, name, options.format) for name in names])
-        return to_compare(extractions, options.include_blocks, **fields)
+        return as_json(to_compare(extractions, options.include_blocks, **fields))
     (extraction,) = await run_extractions(state, [Job(page, backend, options.format)])
     extra = {"fetch": fetch_ms} if fetch_ms is not None else None
-    return to_response(extraction, options.include_blocks, extra_timings_ms=extra, **fields)
+    return as_json(to_response(extraction, options.include_blocks, extra_timings_ms=extra, **fields))
 
 
 @router.post(
     "/extract",
     response_model=ExtractResponse | CompareResponse,
-    response_model_exclude_none=True,
     responses=error_responses(400, 401, 413, 415, 422, 429),
     summary="Extract the main content of a page you send",
     openapi_extra=request_body(ExtractRequest, {"html": EXAMPLE_HTML, "format": "text"}, raw_html=True),
 )
-async def extract_page(
-    request: Request, state: State, options: Annotated[ExtractOptions, Query()]
-) -> ExtractResponse | CompareResponse:
+async def extract_page(request: Request, state: State, options: Annotated[ExtractOptions, Query()]) -> Response:
     """Send the page as a raw ``text/html`` body or as JSON.
 
     A raw body takes its options from the query string and its charset from the
@@ -73,13 +71,10 @@ async def extract_page(
 @router.get(
     "/extract",
     response_model=ExtractResponse | CompareResponse,
-    response_model_exclude_none=True,
     responses=error_responses(400, 401, 403, 422, 429, 502, 504),
     summary="Fetch a URL and extract its main content",
 )
-async def extract_url(
-    request: Request, state: State, options: Annotated[FetchOptions, Query()]
-) -> ExtractResponse | CompareResponse:
+async def extract_url(request: Request, state: State, options: Annotated[FetchOptions, Query()]) -> Response:
     """The service fetches ``url`` itself, safely.
 
     http(s) only, public addresses only, at most 5 redirects, each one checked.
