@@ -7,20 +7,13 @@ from pathlib import Path
 
 import httpx
 import pytest
-from conftest import KeepAllBackend, LiveServer
+from conftest import ARTICLE, KeepAllBackend, LiveServer
 
 from service.backends.registry import BackendRegistry
 from service.models.store import ModelStore
 from service.settings import Settings
 
 pytestmark = pytest.mark.timeout(60)
-
-ARTICLE = (
-    "<html><head><title>A page</title></head><body><nav><a href='/'>Home</a> <a href='/a'>About</a></nav>"
-    "<article><h1>A headline</h1>"
-    + "<p>This is a long paragraph of real content that a reader came for, with enough words in it.</p>" * 4
-    + "</article><footer><a href='/c'>Contact</a></footer></body></html>"
-)
 
 
 def error_code(response: httpx.Response) -> str:

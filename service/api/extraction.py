@@ -17,6 +17,7 @@ import numpy as np
 
 from service.api.body import Page
 from service.api.deps import AppState
+from service.api.schemas import Agreement
 from service.errors import UnknownBackend
 from service.fetching.errors import UrlNotAllowed
 from service.fetching.fetcher import FetchedPage
@@ -87,14 +88,7 @@ def compare_backends(state: AppState, requested: list[str] | None) -> list[str]:
     return list(dict.fromkeys(requested))
 
 
-@dataclass(frozen=True, slots=True)
-class PairAgreement:
-    backends: tuple[str, str]
-    agreement: float  # share of blocks labelled the same
-    jaccard: float  # blocks both keep / blocks either keeps; 1 when neither keeps any
-
-
-def pairwise_agreement(extractions: Sequence[Extraction]) -> list[PairAgreement]:
+def pairwise_agreement(extractions: Sequence[Extraction]) -> list[Agreement]:
     """How far every pair of backends agrees on the same page's blocks."""
     pairs = []
     for a, b in combinations(extractions, 2):
@@ -102,5 +96,7 @@ def pairwise_agreement(extractions: Sequence[Extraction]) -> list[PairAgreement]
         same = float(np.mean(left == right)) if len(left) else 1.0
         either = int(np.count_nonzero(left | right))
         both = int(np.count_nonzero(left & right))
-        pairs.append(PairAgreement((a.backend, b.backend), same, both / either if either else 1.0))
+        pairs.append(
+            Agreement(backends=(a.backend, b.backend), agreement=same, jaccard=both / either if either else 1.0)
+        )
     return pairs

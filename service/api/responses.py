@@ -9,7 +9,6 @@ from pydantic import BaseModel
 
 from service.api.extraction import pairwise_agreement
 from service.api.schemas import (
-    Agreement,
     BlockModel,
     ComparedBlock,
     CompareResponse,
@@ -18,12 +17,16 @@ from service.api.schemas import (
 )
 from service.fetching.fetcher import FetchedPage
 from service.parsing.decode import to_utf8
-from service.pipeline import Extraction
+from service.pipeline import ExtractedBlock, Extraction
 
 
 def as_json(model: BaseModel) -> Response:
     """The body serialised once, absent fields left out; returned as is, FastAPI would validate it again first."""
     return Response(model.model_dump_json(exclude_none=True), media_type="application/json")
+
+
+def _locator(block: ExtractedBlock) -> LocatorModel:
+    return LocatorModel(selector=block.locator.selector, text_node=block.locator.text_node)
 
 
 def fetch_fields(fetched: FetchedPage | None, include_source: bool) -> dict[str, object]:
@@ -47,7 +50,7 @@ def to_response(
                 text=b.text,
                 score=b.score,
                 is_content=b.is_content,
-                locator=LocatorModel(selector=b.locator.selector, text_node=b.locator.text_node),
+                locator=_locator(b),
             )
             for b in extraction.blocks
         ]
@@ -79,7 +82,7 @@ def to_compare(extractions: Sequence[Extraction], include_blocks: bool, **fields
             ComparedBlock(
                 index=b.index,
                 text=b.text,
-                locator=LocatorModel(selector=b.locator.selector, text_node=b.locator.text_node),
+                locator=_locator(b),
                 scores={name: values[b.index] for name, values in scores.items()},
                 is_content={name: values[b.index] for name, values in labels.items()},
             )
@@ -91,10 +94,7 @@ def to_compare(extractions: Sequence[Extraction], include_blocks: bool, **fields
             "url": first.url,
             "results": [to_response(e, include_blocks=False) for e in extractions],
             "blocks": blocks,
-            "agreement": [
-                Agreement(backends=p.backends, agreement=p.agreement, jaccard=p.jaccard)
-                for p in pairwise_agreement(extractions)
-            ],
+            "agreement": pairwise_agreement(extractions),
             **fields,
         }
     )

@@ -22,26 +22,20 @@ from service.api.schemas import (
     error_responses,
     request_body,
 )
-from service.fetching.fetcher import FetchedPage
 from service.metrics import ALL_BACKENDS
 
 router = APIRouter(tags=["extraction"], dependencies=API_KEY)
 
 
-async def _extract(
-    request: Request,
+async def _answer(
     state: AppState,
     page: Page,
     backend: str | None,
     options: OutputOptions,
-    *,
-    fetched: FetchedPage | None = None,
     fetch_ms: float | None = None,
-    include_source: bool = False,
+    **fields: object,
 ) -> Response:
     """One backend's result, or every backend's side by side when ``backend`` is ``all``."""
-    label_backend(request, state, backend)
-    fields = fetch_fields(fetched, include_source)
     if backend == ALL_BACKENDS:
         names = compare_backends(state, None)
         extractions = await run_extractions(state, [Job(page, name, options.format) for name in names])
@@ -65,7 +59,8 @@ async def extract_page(request: Request, state: State, options: Annotated[Extrac
     Content-Type; a JSON body carries its options, and the query string is ignored.
     """
     page, chosen = await read_page(request, state.settings.max_body_bytes, options, ExtractRequest)
-    return await _extract(request, state, page, chosen.backend, chosen)
+    label_backend(request, state, chosen.backend)
+    return await _answer(state, page, chosen.backend, chosen)
 
 
 @router.get(
@@ -83,13 +78,5 @@ async def extract_url(request: Request, state: State, options: Annotated[FetchOp
     label_backend(request, state, options.backend)
     fetched, fetch_ms = await fetch_page(state, options.url)
     page = Page(fetched.body, fetched.charset, fetched.final_url)
-    return await _extract(
-        request,
-        state,
-        page,
-        options.backend,
-        options,
-        fetched=fetched,
-        fetch_ms=fetch_ms,
-        include_source=options.include_source,
-    )
+    fields = fetch_fields(fetched, options.include_source)
+    return await _answer(state, page, options.backend, options, fetch_ms, **fields)

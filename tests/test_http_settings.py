@@ -1,0 +1,58 @@
+"""Settings fail fast: a bad value or a combination that could only fail later stops the service at start."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from pydantic import ValidationError
+
+from service.api.app import create_app
+from service.errors import UnknownBackend
+from service.settings import Settings
+
+pytestmark = pytest.mark.timeout(30)
+
+
+@pytest.mark.parametrize(
+    ("values", "message"),
+    [
+        ({"workers": 2, "execution_providers": ["CUDAExecutionProvider"]}, "one process"),
+        ({"execution_providers": ["QuantumExecutionProvider"]}, "execution providers"),
+        ({"execution_providers": []}, "execution providers"),
+        ({"enabled_backends": ["svm"]}, "default_backend"),
+        ({"max_batch_documents": 100, "max_in_flight": 10}, "max_batch_documents"),
+        ({"fetch_connect_timeout_s": 30, "fetch_total_timeout_s": 10}, "fetch_connect_timeout_s"),
+        ({"max_body_bytes": 10}, "max_body_bytes"),
+        ({"fetch_allow_networks": ["not a network"]}, "fetch_allow_networks"),
+    ],
+)
+def test_bad_settings_are_refused(values: dict[str, object], message: str) -> None:
+    with pytest.raises(ValidationError, match=message):
+        Settings(**values)  # type: ignore[arg-type]
+
+
+def test_settings_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EXTRACT_API_KEYS", '["k1", "k2"]')
+    monkeypatch.setenv("EXTRACT_FETCH_ALLOW_NETWORKS", '["10.1.0.0/16"]')
+    monkeypatch.setenv("EXTRACT_MAX_IN_FLIGHT", "8")
+    monkeypatch.setenv("EXTRACT_MAX_BATCH_DOCUMENTS", "8")
+    settings = Settings()
+    assert [key.get_secret_value() for key in settings.api_keys] == ["k1", "k2"]
+    assert "k1" not in repr(settings)
+    assert str(settings.fetch_allow_networks[0]) == "10.1.0.0/16"
+    assert settings.max_in_flight == 8
+
+
+@pytest.mark.parametrize(
+    "settings", [Settings(enabled_backends=["boilerpipe", "nope"]), Settings(default_backend="nope")]
+)
+def test_an_unknown_backend_fails_the_start_not_the_first_request(settings: Settings) -> None:
+    app = create_app(settings)  # nothing is loaded yet: that is the lifespan's job
+
+    async def start() -> None:
+        async with app.router.lifespan_context(app):
+            pass
+
+    with pytest.raises(UnknownBackend, match=r"known backends: .*boilerpipe"):
+        asyncio.run(start())
