@@ -39,7 +39,7 @@ async def _open(
     settings: Settings, metrics: Metrics, registry: BackendRegistry | None, resolver: Resolver, stack: AsyncExitStack
 ) -> AppState:
     """Open every shared resource; ``stack`` closes them in reverse when the app stops."""
-    shipped = registry or default_registry(settings)
+    shipped = registry if registry is not None else default_registry(settings)
     enabled, loaded = load_enabled(shipped, settings.enabled_backends or shipped.names())
     extractor = Extractor(enabled, settings.default_backend)
     extractor.registry.get(settings.default_backend)  # an unknown default fails the start, not the first request
