@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 
-from service.backends.base import BlockLabels
+from service.backends.base import Backend, BlockLabels
 from service.backends.registry import BackendRegistry, default_registry
 from service.errors import UnknownFormat
 from service.output.render import render_html, render_markdown, render_text
@@ -61,6 +61,10 @@ class Extractor:
         self.registry = registry
         self.default_backend = default_backend
 
+    def backend(self, name: str | None) -> Backend:
+        """The backend called ``name`` (the default one for None); unknown names list the known ones."""
+        return self.registry.get(name or self.default_backend)
+
     def extract(
         self,
         html: str | bytes,
@@ -70,36 +74,69 @@ class Extractor:
         output: str = "text",
         charset: str | None = None,
     ) -> Extraction:
-        if output not in OUTPUT_FORMATS:
-            raise UnknownFormat(output, OUTPUT_FORMATS)
-        chosen = self.registry.get(backend or self.default_backend)
+        check_output(output)
+        chosen = self.backend(backend)
+        document, parse_ms = timed_parse(html, charset)
         started = time.perf_counter()
-        document = parse_html(html, charset=charset)
-        parsed = time.perf_counter()
         labels = chosen.classify(document)
-        classified = time.perf_counter()
-        keep = labels.labels
-        text = render_text(document, keep)
-        rendered_html = render_html(document, keep, base_url=url) if output == "html" else None
-        rendered_markdown = render_markdown(document, keep, base_url=url) if output == "markdown" else None
-        done = time.perf_counter()
-        return Extraction(
-            text=text,
-            title=document.title,
-            backend=chosen.name,
-            backend_version=chosen.version,
-            timings={
-                "parse": (parsed - started) * 1e3,
-                "classify": (classified - parsed) * 1e3,
-                "render": (done - classified) * 1e3,
-                "total": (done - started) * 1e3,
-            },
-            html=rendered_html,
-            markdown=rendered_markdown,
-            url=url,
-            document=document,
-            labels=labels,
+        return finish(
+            document, labels, chosen, output=output, url=url, parse_ms=parse_ms, classify_ms=elapsed_ms(started)
         )
+
+
+def check_output(output: str) -> None:
+    if output not in OUTPUT_FORMATS:
+        raise UnknownFormat(output, OUTPUT_FORMATS)
+
+
+def elapsed_ms(started: float) -> float:
+    return (time.perf_counter() - started) * 1e3
+
+
+def timed_parse(html: str | bytes, charset: str | None = None) -> tuple[Document, float]:
+    """The first stage: the page's Document and the milliseconds the parse took."""
+    started = time.perf_counter()
+    return parse_html(html, charset=charset), elapsed_ms(started)
+
+
+def finish(
+    document: Document,
+    labels: BlockLabels,
+    backend: Backend,
+    *,
+    output: str,
+    url: str | None,
+    parse_ms: float,
+    classify_ms: float,
+) -> Extraction:
+    """The last stage: render the kept blocks and assemble the Extraction.
+
+    Separate from :meth:`Extractor.extract` so that a caller which classifies
+    elsewhere (the HTTP layer's micro-batcher) assembles exactly the same result.
+    """
+    started = time.perf_counter()
+    keep = labels.labels
+    text = render_text(document, keep)
+    rendered_html = render_html(document, keep, base_url=url) if output == "html" else None
+    rendered_markdown = render_markdown(document, keep, base_url=url) if output == "markdown" else None
+    render_ms = elapsed_ms(started)
+    return Extraction(
+        text=text,
+        title=document.title,
+        backend=backend.name,
+        backend_version=backend.version,
+        timings={
+            "parse": parse_ms,
+            "classify": classify_ms,
+            "render": render_ms,
+            "total": parse_ms + classify_ms + render_ms,
+        },
+        html=rendered_html,
+        markdown=rendered_markdown,
+        url=url,
+        document=document,
+        labels=labels,
+    )
 
 
 @cache

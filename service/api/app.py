@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sized
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AsyncExitStack, asynccontextmanager
 
@@ -14,6 +14,7 @@ from service.api.deps import AppState
 from service.api.errors import ERROR_CODES, install_error_handlers
 from service.api.middleware import MetricsMiddleware, endpoints_of
 from service.api.routes import backends, batch, compare, extract, health, metrics, reader
+from service.backends.base import Backend, BatchedBackend
 from service.backends.registry import BackendRegistry, default_registry
 from service.fetching.errors import BlockReason
 from service.fetching.fetcher import Fetcher, FetchPolicy, Resolver, system_resolver
@@ -21,6 +22,7 @@ from service.metrics import Metrics, mark_process_dead, new_registry
 from service.pipeline import Extractor
 from service.runtime.admission import AdmissionLimit
 from service.runtime.backends import execution_provider, is_batched, load_enabled, manifest_figures
+from service.runtime.batcher import BatchLimits, MicroBatcher
 from service.settings import Settings, get_settings
 
 ROUTERS = (extract.router, batch.router, compare.router, backends.router, health.router, metrics.router, reader.router)
@@ -50,6 +52,7 @@ async def _open(
     stack.push_async_callback(fetcher.aclose)
     for name, backend in loaded.items():
         metrics.backend_info.labels(name, backend.kind, backend.version, execution_provider(backend)).set(1)
+    batchers = await _start_batchers(settings, metrics, loaded, stack)
     return AppState(
         settings=settings,
         extractor=extractor,
@@ -61,7 +64,29 @@ async def _open(
         fetch_admission=AdmissionLimit(settings.fetch_max_in_flight, settings.overload_retry_after_s),
         cpu_pool=cpu_pool,
         api_keys=tuple(key.get_secret_value().encode() for key in settings.api_keys),
+        batchers=batchers,
     )
+
+
+async def _start_batchers(
+    settings: Settings, metrics: Metrics, loaded: dict[str, Backend], stack: AsyncExitStack
+) -> dict[str, MicroBatcher[Sized]]:
+    """One micro-batcher per batched backend; on exit each finishes its queue before the thread pool goes."""
+    limits = BatchLimits(
+        max_batch_documents=settings.batch_max_size,
+        max_padded_blocks=settings.batch_max_padded_blocks,
+        max_wait_ms=settings.batch_max_wait_ms,
+        max_queue_documents=settings.batch_queue_size,
+        retry_after_s=settings.overload_retry_after_s,
+    )
+    batchers: dict[str, MicroBatcher[Sized]] = {}
+    for name, backend in loaded.items():
+        if isinstance(backend, BatchedBackend) and is_batched(backend):
+            batcher: MicroBatcher[Sized] = MicroBatcher(backend.infer, name=name, limits=limits, metrics=metrics)
+            await batcher.start()
+            stack.push_async_callback(batcher.stop)
+            batchers[name] = batcher
+    return batchers
 
 
 def create_app(

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import hmac
+from collections.abc import Sized
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -16,6 +17,8 @@ from service.fetching.fetcher import Fetcher
 from service.metrics import ALL_BACKENDS, UNKNOWN_BACKEND, Metrics
 from service.pipeline import Extractor
 from service.runtime.admission import AdmissionLimit
+from service.runtime.backends import is_ready
+from service.runtime.batcher import MicroBatcher
 from service.settings import Settings
 
 # The request-state key the metrics middleware reads the backend label from.
@@ -36,6 +39,12 @@ class AppState:
     fetch_admission: AdmissionLimit  # pages being fetched
     cpu_pool: ThreadPoolExecutor  # threads running the pipeline off the event loop
     api_keys: tuple[bytes, ...] = ()  # empty: no key needed
+    batchers: dict[str, MicroBatcher[Sized]] = field(default_factory=dict)  # by backend name, for batched backends
+
+    def ready(self, name: str) -> bool:
+        """A backend is ready when it says so and, if batched, its batcher is alive."""
+        batcher = self.batchers.get(name)
+        return is_ready(self.backends[name]) and (batcher is None or batcher.alive)
 
     def backend_label(self, name: str | None) -> str:
         """The bounded metric label for a requested backend name."""

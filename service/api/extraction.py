@@ -9,20 +9,25 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Sequence
+from collections.abc import Sequence, Sized
 from dataclasses import dataclass
+from functools import partial
 from itertools import combinations
+from typing import cast
 
 import numpy as np
 
 from service.api.body import Page
 from service.api.deps import AppState
 from service.api.schemas import Agreement
+from service.backends.base import BatchedBackend
 from service.errors import UnknownBackend
 from service.fetching.errors import UrlNotAllowed
 from service.fetching.fetcher import FetchedPage
 from service.metrics import NO_BACKEND
-from service.pipeline import Extraction, Extractor
+from service.parsing.document import Document
+from service.pipeline import Extraction, Extractor, check_output, elapsed_ms, finish, timed_parse
+from service.runtime.batcher import MicroBatcher
 
 MS_PER_S = 1e3
 
@@ -49,16 +54,51 @@ async def run_extractions(state: AppState, jobs: Sequence[Job]) -> list[Extracti
     """Every job's extraction, in order; :class:`~service.runtime.errors.Overloaded` when the process is full.
 
     The jobs of one request run in one worker thread, one after another: a
-    batch costs one thread hop, and one request cannot take every core.
+    batch costs one thread hop, and one request cannot take every core. Jobs
+    for a batched backend go through its micro-batcher instead, so documents
+    of concurrent requests share inference calls.
     """
     with state.admission.admit(len(jobs)):
         loop = asyncio.get_running_loop()
-        extractions = await loop.run_in_executor(state.cpu_pool, _extract_all, state.extractor, jobs)
+        if any(_batcher_of(state, job) for job in jobs):
+            extractions = list(await asyncio.gather(*(_extract_one(state, loop, job) for job in jobs)))
+        else:
+            extractions = await loop.run_in_executor(state.cpu_pool, _extract_all, state.extractor, jobs)
     stage = state.metrics.stage_duration
     for extraction in extractions:
         for name in ("parse", "classify", "render"):
             stage.labels(name, extraction.backend).observe(extraction.timings[name] / MS_PER_S)
     return extractions
+
+
+def _batcher_of(state: AppState, job: Job) -> MicroBatcher[Sized] | None:
+    return state.batchers.get(job.backend or state.extractor.default_backend)
+
+
+async def _extract_one(state: AppState, loop: asyncio.AbstractEventLoop, job: Job) -> Extraction:
+    """One job: through its backend's micro-batcher when it has one, else whole in a worker thread."""
+    batcher = _batcher_of(state, job)
+    if batcher is None:
+        return (await loop.run_in_executor(state.cpu_pool, _extract_all, state.extractor, [job]))[0]
+    check_output(job.output)
+    backend = cast(BatchedBackend, state.extractor.backend(job.backend))  # only batched backends get a batcher
+    document, parse_ms, encoded = await loop.run_in_executor(state.cpu_pool, _prepare, backend, job.page)
+    started = time.perf_counter()
+    scores = await batcher.submit(encoded)
+    classify_ms = elapsed_ms(started)
+    return await loop.run_in_executor(
+        state.cpu_pool,
+        partial(finish, output=job.output, url=job.page.url, parse_ms=parse_ms, classify_ms=classify_ms),
+        document,
+        backend.labels(scores),
+        backend,
+    )
+
+
+def _prepare(backend: BatchedBackend, page: Page) -> tuple[Document, float, Sized]:
+    """Parse and encode in a worker thread: everything before the batched inference."""
+    document, parse_ms = timed_parse(page.html, page.charset)
+    return document, parse_ms, backend.encode(document)
 
 
 async def fetch_page(state: AppState, url: str) -> tuple[FetchedPage, float]:

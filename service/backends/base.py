@@ -9,6 +9,7 @@ subtree), and callers want both.
 
 from __future__ import annotations
 
+from collections.abc import Sequence, Sized
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -39,3 +40,19 @@ class Backend(Protocol):
     version: str  # model or rule-set version, reported with every extraction
 
     def classify(self, document: Document) -> BlockLabels: ...
+
+
+@runtime_checkable
+class BatchedBackend(Backend, Protocol):
+    """A model backend whose documents can share inference calls (through the micro-batcher).
+
+    ``classify(d)`` must equal ``labels(infer([encode(d)])[0])``, whatever else is in the batch.
+    """
+
+    batched: bool  # True
+
+    def encode(self, document: Document) -> Sized: ...
+
+    def infer(self, inputs: Sequence[Sized]) -> list[np.ndarray]: ...
+
+    def labels(self, scores: np.ndarray) -> BlockLabels: ...

@@ -44,6 +44,7 @@ class BilstmBackend:
 
     name = MODEL_NAME
     kind = "onnx"
+    batched = True  # the HTTP layer sends its documents through a MicroBatcher
 
     def __init__(
         self,

@@ -6,7 +6,7 @@ from fastapi import APIRouter
 
 from service.api.deps import API_KEY, State
 from service.api.schemas import BackendInfo, BackendsResponse
-from service.runtime.backends import execution_provider, is_batched, is_ready
+from service.runtime.backends import execution_provider, is_batched
 
 router = APIRouter(tags=["operations"], dependencies=API_KEY)
 
@@ -23,7 +23,7 @@ async def list_backends(state: State) -> BackendsResponse:
                 version=backend.version,
                 execution_provider=execution_provider(backend),
                 batched=is_batched(backend),
-                status="ready" if is_ready(backend) else "not_ready",
+                status="ready" if state.ready(name) else "not_ready",
                 manifest=state.manifest.get(name),
             )
             for name, backend in sorted(state.backends.items())

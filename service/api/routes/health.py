@@ -8,7 +8,6 @@ from pydantic import BaseModel
 from service.api.deps import State
 from service.api.errors import NotReady
 from service.api.schemas import error_responses
-from service.runtime.backends import is_ready
 
 router = APIRouter(tags=["operations"])
 
@@ -30,7 +29,7 @@ async def readyz(state: State) -> Ready:
     The server answers only once the lifespan has loaded the backends; a batched
     backend reports ready while its batcher is alive.
     """
-    failing = sorted(name for name, backend in state.backends.items() if not is_ready(backend))
+    failing = sorted(name for name in state.backends if not state.ready(name))
     if failing:
         raise NotReady(f"backends not ready: {', '.join(failing)}")
     return Ready(status="ready", backends=sorted(state.backends))
