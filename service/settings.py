@@ -17,6 +17,7 @@ from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from service.paths import MODEL_STORE
+from service.runtime.windows import DEFAULT_OVERLAP_BLOCKS, DEFAULT_WINDOW_BLOCKS
 
 DEFAULT_BACKEND = "boilerpipe"
 
@@ -50,6 +51,17 @@ class Settings(BaseSettings):
     execution_providers: list[str] = Field(
         default_factory=lambda: ["CPUExecutionProvider"],
         description="ONNX Runtime providers for model backends, in order of preference.",
+    )
+    onnx_intra_op_threads: int = Field(
+        1, ge=1, le=64, description="Threads ONNX Runtime uses inside one model call (scale with workers instead)."
+    )
+    bilstm_window_blocks: int = Field(
+        DEFAULT_WINDOW_BLOCKS,
+        ge=64,
+        description="Longest block sequence the BiLSTM reads at once; longer pages are windowed.",
+    )
+    bilstm_overlap_blocks: int = Field(
+        DEFAULT_OVERLAP_BLOCKS, ge=0, description="Blocks shared by neighbouring windows (context at each window edge)."
     )
     boilerpipe_tree_filter_depth: int = Field(
         2, ge=0, le=16, description="Boilerpipe's tree filter: group by this ancestor (0 turns the filter off)."
@@ -132,6 +144,8 @@ class Settings(BaseSettings):
             raise ValueError(f"default_backend {self.default_backend!r} is not in enabled_backends")
         if self.fetch_connect_timeout_s > self.fetch_total_timeout_s:
             raise ValueError("fetch_connect_timeout_s cannot exceed fetch_total_timeout_s")
+        if self.bilstm_overlap_blocks >= self.bilstm_window_blocks:
+            raise ValueError("bilstm_overlap_blocks must be smaller than bilstm_window_blocks")
         return self
 
 

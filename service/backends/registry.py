@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from service.backends.base import Backend
+from service.backends.bilstm import BilstmBackend
 from service.backends.boilerpipe import BoilerpipeBackend
 from service.errors import DuplicateBackend, UnknownBackend
+from service.models.store import ModelStore
 from service.settings import Settings
 
 BackendFactory = Callable[[], Backend]
@@ -52,4 +54,18 @@ def default_registry(settings: Settings | None = None) -> BackendRegistry:
     chosen = settings or Settings()
     registry = BackendRegistry()
     registry.register("boilerpipe", lambda: BoilerpipeBackend(chosen.boilerpipe_tree_filter_depth))
+    store = ModelStore(chosen.model_store_dir)
+    trained = set(store.names())  # a model backend is offered only where its artifact is in the store
+    if "bilstm" in trained:
+        registry.register(
+            "bilstm",
+            lambda: BilstmBackend(
+                store,
+                providers=chosen.execution_providers,
+                intra_op_threads=chosen.onnx_intra_op_threads,
+                window_blocks=chosen.bilstm_window_blocks,
+                overlap_blocks=chosen.bilstm_overlap_blocks,
+                max_padded_blocks=chosen.batch_max_padded_blocks,
+            ),
+        )
     return registry
