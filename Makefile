@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install serve test lint eval-deps clean
+.PHONY: install serve test test-train lint eval-deps clean
 
 install: $(STAMP)
 
@@ -27,6 +27,11 @@ lint: install
 	$(BIN)/ruff check service tests
 	$(BIN)/ruff format --check service tests
 	$(BIN)/mypy service
+
+# The tests that need TensorFlow (export parity); `make test` skips them.
+test-train: install
+	$(BIN)/python -m pip install --quiet -e '.[dev,train]'
+	$(BIN)/python -m pytest -q -m train
 
 # The peers that `python -m service eval` and `bench` compare against.
 eval-deps: install
