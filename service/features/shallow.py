@@ -238,3 +238,7 @@ def text_features(document: Document, unit_of_leaf: np.ndarray | None = None) ->
         chars=chars,
         text_density=density,
     )
+
+
+# The unit kinds a model can be trained on, by the name its manifest records.
+UNITS = {"leaves": leaf_units, "paragraphs": paragraph_units}

@@ -1,0 +1,89 @@
+import numpy as np
+
+from service.features.text_stats import MAX_COUNTED_CHARS, PUNCTUATION, TERMINATOR, JoinedText
+
+
+def stats(*texts: str) -> JoinedText:
+    return JoinedText.of(list(texts))
+
+
+def test_character_classes_are_counted_per_leaf():
+    text = stats("Hello, World 42!", "ÄÖü ß", "“Quote” — «x» | ©")
+    np.testing.assert_array_equal(text.chars, [16, 5, 17])
+    np.testing.assert_array_equal(text.letters, [10, 4, 6])
+    np.testing.assert_array_equal(text.uppercase, [2, 2, 1])
+    np.testing.assert_array_equal(text.digits, [2, 0, 0])
+    # , and ! ; “ ” — « » (| and © are symbols, not punctuation)
+    np.testing.assert_array_equal(text.punctuation, [2, 0, 5])
+    np.testing.assert_array_equal(text.copyright_signs, [0, 0, 1])
+
+
+def test_utf8_bytes_match_python_for_every_plane():
+    texts = ["plain", "é and ü", "中文", "emoji 😀 and 𝔘"]
+    text = JoinedText.of(texts)
+    np.testing.assert_array_equal(text.utf8_bytes, [len(t.encode("utf-8", "surrogatepass")) for t in texts])
+    # a character beyond U+FFFF is one character but two code units, and neither a letter nor punctuation
+    assert text.chars[3] == 13
+    assert text.lengths[3] == 15
+    assert text.letters[3] == 8
+
+
+def test_sentences():
+    text = stats("One. Two! Three?", "No end", "Wow!!! Next", "…", "...", "3.5 is a number.")
+    # a terminator after white space ("…" alone) ends nothing; "..." ends one after its first dot
+    np.testing.assert_array_equal(text.sentence_ends, [3, 0, 1, 0, 1, 1])
+    np.testing.assert_array_equal(text.sentences(np.arange(6)), [3, 1, 2, 0, 1, 1])
+
+
+def test_a_sentence_across_leaves_of_one_unit_is_one_sentence():
+    text = stats("Read", "this article", "for more.", "Next one")
+    np.testing.assert_array_equal(text.sentences(np.array([0, 0, 0, 1])), [1, 1])
+    np.testing.assert_array_equal(text.sentences(np.arange(4)), [1, 1, 1, 1])
+
+
+def test_last_character_classes():
+    text = stats("ends.", "ends", "»")
+    assert text.last_classes[0] & TERMINATOR
+    assert not text.last_classes[1] & PUNCTUATION
+    assert text.last_classes[2] & PUNCTUATION
+    assert not text.last_classes[2] & TERMINATOR
+
+
+def test_emails_urls_and_hashtags():
+    text = stats(
+        "write to me@example.org or a.b@c.de, not @handle",
+        "see https://a.org, ftp://b.net and www.c.com; not xwww.d or //www.e.f",
+        "#python and #2024 but not C# or # alone",
+        "nothing here",
+    )
+    np.testing.assert_array_equal(text.emails, [2, 0, 0, 0])
+    np.testing.assert_array_equal(text.urls, [0, 3, 0, 0])
+    np.testing.assert_array_equal(text.hashtags, [0, 0, 2, 0])
+
+
+def test_patterns_do_not_cross_leaves():
+    # "a" ends one leaf, "@b.c" starts the next: no address; "www" then ".x" neither
+    text = stats("a", "@b.c", "www", ".x.org")
+    np.testing.assert_array_equal(text.emails, [0, 0, 0, 0])
+    np.testing.assert_array_equal(text.urls, [0, 0, 0, 0])
+
+
+def test_no_leaves():
+    text = stats()
+    assert len(text) == 0
+    assert text.letters.shape == (0,)
+    assert text.sentences(np.zeros(0, dtype=np.int32)).shape == (0,)
+    assert text.urls.shape == (0,)
+
+
+def test_a_nul_inside_a_text_does_not_shift_the_leaves():
+    text = stats("a\0b", "cd")
+    np.testing.assert_array_equal(text.letters, [2, 2])
+    np.testing.assert_array_equal(text.starts, [1, 5])
+
+
+def test_a_huge_leaf_is_counted_over_its_head_only():
+    text = stats("a" * (MAX_COUNTED_CHARS + 10), "b")
+    assert text.letters[0] == MAX_COUNTED_CHARS
+    assert text.chars[0] == MAX_COUNTED_CHARS + 10
+    assert text.letters[1] == 1
