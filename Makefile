@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install serve test test-train lint eval-deps clean
+.PHONY: install serve test test-train lint eval-deps deploy-check k8s-render k8s-rules crd-schemas clean
 
 install: $(STAMP)
 
@@ -37,5 +37,24 @@ test-train: install
 eval-deps: install
 	$(BIN)/python -m pip install --quiet -e '.[dev,eval]'
 
+# The deployment checks alone (part of `make test`): hadolint, docker-compose config, kustomize with the
+# Kubernetes schemas, the operator's CRD schemas, promtool, and a real Prometheus scraping the service.
+deploy-check: install
+	$(BIN)/python -m pytest -q tests/test_deploy_docker.py tests/test_deploy_compose.py tests/test_deploy_k8s.py \
+		tests/test_prometheus_config.py tests/test_prometheus_scrape.py
+
+# Print an overlay's manifests as kubectl would apply them: `make k8s-render OVERLAY=gpu`.
+OVERLAY ?= cpu
+k8s-render: install
+	@$(BIN)/kubectl kustomize k8s/overlays/$(OVERLAY)
+
+# Regenerate k8s/base/prometheusrule.yaml from deploy/prometheus/rules/extractor.rules.yml.
+k8s-rules: install
+	$(BIN)/python deploy/scripts/sync_prometheusrule.py
+
+# The Prometheus Operator's schemas (npm) for validating ServiceMonitor and PrometheusRule; needs npm.
+crd-schemas:
+	cd deploy/crd-schemas && npm ci --no-audit --no-fund --loglevel=error
+
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache deploy/crd-schemas/node_modules
