@@ -16,8 +16,10 @@ import tempfile
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
+import onnx
 
 from service.evaluation.metrics import PRF, word_prf, word_tokens
 from service.features.boilernet import SCHEMA_NAME, SCHEMA_VERSION, BlockEncoder, build_vocabulary
@@ -36,6 +38,10 @@ from service.training.bilstm_model import (
 )
 from service.training.data import LabeledDocument, load_training_data
 
+if TYPE_CHECKING:
+    import keras
+    import tensorflow as tf
+
 MODEL_NAME = "bilstm"
 # Training sequences longer than this are cut into windows (memory and step time stay bounded).
 MAX_TRAIN_BLOCKS = 1024
@@ -52,7 +58,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--units", type=int, default=None, help="LSTM units per direction")
     parser.add_argument("--projection", type=int, default=None, help="units of the dense projection")
     parser.add_argument("--numeric", action=argparse.BooleanOptionalAction, default=None, help="numeric inputs")
-    parser.add_argument("--epochs", type=int, default=12, help="training epochs (the best one is kept)")
+    parser.add_argument("--epochs", type=int, default=12, help="most training epochs (the best one is kept)")
+    parser.add_argument(
+        "--patience", type=int, default=3, help="stop after this many epochs without a better validation F1"
+    )
     parser.add_argument("--batch-docs", type=int, default=16, help="documents per batch (the paper: 16)")
     parser.add_argument("--learning-rate", type=float, default=1e-3, help="Adam learning rate")
     parser.add_argument("--name", default=MODEL_NAME, help="model store name (default: bilstm)")
@@ -63,6 +72,15 @@ def network_config(args: argparse.Namespace) -> NetworkConfig:
     base = NetworkConfig.paper() if args.paper else DEFAULT_CONFIG
     overrides = {k: v for k, v in (("units", args.units), ("projection", args.projection), ("numeric", args.numeric))}
     return replace(base, **{k: v for k, v in overrides.items() if v is not None})
+
+
+@dataclass(frozen=True)
+class Best:
+    """The best epoch so far, by validation word-F1, with its weights."""
+
+    f1: float
+    epoch: int
+    weights: list[np.ndarray]
 
 
 @dataclass
@@ -105,7 +123,7 @@ def class_weights(part: EncodedPart) -> tuple[float, float]:
     return total / (2 * max(total - positives, 1.0)), total / (2 * max(positives, 1.0))
 
 
-def predict(model, part: EncodedPart, width: int, batch_docs: int = 8) -> list[np.ndarray]:  # type: ignore[no-untyped-def]
+def predict(model: keras.Model, part: EncodedPart, width: int, batch_docs: int = 8) -> list[np.ndarray]:
     """Content probabilities per document (Keras, masked), in batches of similar length."""
     order = sorted(range(len(part.inputs)), key=lambda i: len(part.inputs[i]))
     out: list[np.ndarray] = [np.empty(0)] * len(part.inputs)
@@ -173,7 +191,7 @@ def train(args: argparse.Namespace) -> int:
     optimizer = keras.optimizers.Adam(learning_rate=args.learning_rate)
 
     @tf.function(reduce_retracing=True)
-    def step(blocks, lengths, labels):  # type: ignore[no-untyped-def]
+    def step(blocks: tf.Tensor, lengths: tf.Tensor, labels: tf.Tensor) -> tf.Tensor:
         with tf.GradientTape() as tape:
             probability = tf.clip_by_value(model([blocks, lengths], training=True), 1e-7, 1 - 1e-7)
             real = tf.sequence_mask(lengths, tf.shape(blocks)[1], dtype=tf.float32)
@@ -185,7 +203,7 @@ def train(args: argparse.Namespace) -> int:
         return loss
 
     rng = random.Random(args.seed)
-    best: dict[str, object] = {"f1": -1.0}
+    best = Best(f1=-1.0, epoch=0, weights=[])
     history = []
     for epoch in range(1, args.epochs + 1):
         started = time.perf_counter()
@@ -201,14 +219,17 @@ def train(args: argparse.Namespace) -> int:
         seconds = time.perf_counter() - started
         history.append({"epoch": epoch, "loss": float(np.mean(losses)), "validation_word_f1": f1, "seconds": seconds})
         print(f"  validation word-F1 {f1:.4f}", file=sys.stderr)
-        if f1 > float(best["f1"]):  # type: ignore[arg-type]
-            best = {"f1": f1, "epoch": epoch, "weights": model.get_weights()}
-    model.set_weights(best["weights"])
+        if f1 > best.f1:
+            best = Best(f1=f1, epoch=epoch, weights=model.get_weights())
+        elif epoch - best.epoch >= args.patience:
+            print(f"no better validation F1 for {args.patience} epochs: stopping", file=sys.stderr)
+            break
+    model.set_weights(best.weights)
     probabilities = predict(model, validation, width)
     by_threshold = {float(t): word_f1(validation, probabilities, float(t)) for t in THRESHOLDS}
     threshold = max(by_threshold, key=lambda t: (by_threshold[t], -abs(t - 0.5)))
     blocks_prf = block_prf(validation, probabilities, threshold)
-    print(f"best epoch {best['epoch']}, threshold {threshold}: word-F1 {by_threshold[threshold]:.4f}", file=sys.stderr)
+    print(f"best epoch {best.epoch}, threshold {threshold}: word-F1 {by_threshold[threshold]:.4f}", file=sys.stderr)
 
     proto = export_onnx(model, width, config)
     parity = check_parity(model, proto, validation, width)
@@ -226,7 +247,8 @@ def train(args: argparse.Namespace) -> int:
                 "command": "python -m service " + " ".join(sys.argv[1:]),
                 "seed": args.seed,
                 "epochs": args.epochs,
-                "best_epoch": best["epoch"],
+                "patience": args.patience,
+                "best_epoch": best.epoch,
                 "batch_docs": args.batch_docs,
                 "learning_rate": args.learning_rate,
                 "max_train_blocks": MAX_TRAIN_BLOCKS,
@@ -253,7 +275,7 @@ def train(args: argparse.Namespace) -> int:
     return 0
 
 
-def check_parity(model, proto, validation: EncodedPart, width: int) -> float:  # type: ignore[no-untyped-def]
+def check_parity(model: keras.Model, proto: onnx.ModelProto, validation: EncodedPart, width: int) -> float:
     """Max |Keras − ONNX Runtime| over validation documents, batched with padding; raises above tolerance."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "model.onnx"

@@ -19,8 +19,13 @@ Imports TensorFlow; only the ``train`` extra installs it.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
 
 import onnx
+
+if TYPE_CHECKING:
+    import keras
+    import tensorflow as tf
 
 # tf2onnx writes the newest IR; ONNX Runtime versions in the field read up to this one.
 ONNX_IR_VERSION = 8
@@ -48,7 +53,7 @@ class NetworkConfig:
         return asdict(self)
 
 
-def build_network(width: int, config: NetworkConfig, *, masked: bool):  # type: ignore[no-untyped-def]
+def build_network(width: int, config: NetworkConfig, *, masked: bool) -> keras.Model:
     """A Keras model ``(blocks [b, n, width], lengths [b]) -> probability [b, n]``.
 
     ``masked=False`` builds the export twin: identical layers and weight
@@ -60,7 +65,7 @@ def build_network(width: int, config: NetworkConfig, *, masked: bool):  # type: 
     class LengthMask(layers.Layer):
         """True at the real steps of each sequence, False at the padding."""
 
-        def call(self, blocks, lengths):  # type: ignore[no-untyped-def]
+        def call(self, blocks: Any, lengths: Any) -> Any:  # symbolic or eager tensors
             steps = ops.arange(ops.shape(blocks)[1], dtype="int32")
             return ops.less(ops.expand_dims(steps, 0), ops.expand_dims(lengths, 1))
 
@@ -77,7 +82,7 @@ def build_network(width: int, config: NetworkConfig, *, masked: bool):  # type: 
     return keras.Model([blocks, lengths], probability)
 
 
-def export_onnx(model, width: int, config: NetworkConfig) -> onnx.ModelProto:  # type: ignore[no-untyped-def]
+def export_onnx(model: keras.Model, width: int, config: NetworkConfig) -> onnx.ModelProto:
     """The trained (masked) model as ONNX with fused LSTMs reading ``lengths``."""
     import tensorflow as tf  # noqa: PLC0415 - training dependency
     import tf2onnx  # noqa: PLC0415
@@ -90,7 +95,7 @@ def export_onnx(model, width: int, config: NetworkConfig) -> onnx.ModelProto:  #
     )
 
     @tf.function(input_signature=signature)
-    def serve(blocks, lengths):  # type: ignore[no-untyped-def]
+    def serve(blocks: tf.Tensor, lengths: tf.Tensor) -> dict[str, tf.Tensor]:
         return {OUTPUT_NAME: twin([blocks, lengths], training=False)}
 
     proto, _ = tf2onnx.convert.from_function(serve, input_signature=signature, opset=OPSET)
