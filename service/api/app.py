@@ -9,6 +9,7 @@ from contextlib import AsyncExitStack, asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
+from starlette.routing import BaseRoute
 
 from service.api.deps import AppState
 from service.api.errors import ERROR_CODES, install_error_handlers
@@ -89,6 +90,12 @@ async def _start_batchers(
     return batchers
 
 
+def _all_routes(app: FastAPI) -> list[BaseRoute]:
+    """The app's own routes (docs) and every router's, whatever wrapper FastAPI keeps included routers in."""
+    own = [route for route in app.routes if getattr(route, "methods", None)]
+    return [*own, *(route for router in ROUTERS for route in router.routes)]
+
+
 def create_app(
     settings: Settings | None = None,
     *,
@@ -107,7 +114,7 @@ def create_app(
         async with AsyncExitStack() as stack:
             state = await _open(chosen, metrics, registry, resolver, stack)
             metrics.initialise(
-                endpoints=endpoints_of(app.routes),
+                endpoints=endpoints_of(_all_routes(app)),
                 backend_endpoints=endpoints_of(route for router in BACKEND_ROUTERS for route in router.routes),
                 backends=state.backends,
                 batched_backends=[name for name, backend in state.backends.items() if is_batched(backend)],
