@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import partial
 
 from service.backends.base import Backend
 from service.backends.bilstm import BilstmBackend
 from service.backends.boilerpipe import BoilerpipeBackend
+from service.backends.mlp import load_mlp
+from service.backends.svm import load_svm
 from service.errors import DuplicateBackend, UnknownBackend
 from service.models.store import ModelStore
 from service.settings import Settings
@@ -68,4 +71,7 @@ def default_registry(settings: Settings | None = None) -> BackendRegistry:
                 max_padded_blocks=chosen.batch_max_padded_blocks,
             ),
         )
+    for name, load in (("svm", load_svm), ("mlp", load_mlp)):
+        if name in trained:
+            registry.register(name, partial(load, store, chosen.execution_providers, chosen.onnx_intra_op_threads))
     return registry

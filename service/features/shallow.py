@@ -242,3 +242,8 @@ def text_features(document: Document, unit_of_leaf: np.ndarray | None = None) ->
 
 # The unit kinds a model can be trained on, by the name its manifest records.
 UNITS = {"leaves": leaf_units, "paragraphs": paragraph_units}
+
+
+def count_units(unit_of_leaf: np.ndarray) -> int:
+    """How many units a ``unit_of_leaf`` numbering (0, 1, ... in document order) has."""
+    return int(unit_of_leaf[-1]) + 1 if len(unit_of_leaf) else 0

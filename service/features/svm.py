@@ -33,7 +33,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from service.features.shallow import previous, text_features
+from service.features.shallow import count_units, previous, text_features
 from service.features.text_stats import JoinedText
 from service.parsing.document import Document
 
@@ -76,7 +76,7 @@ def unit_token_sets(document: Document, unit_of_leaf: np.ndarray) -> list[set[st
     for elem, tokens in enumerate(own):
         inherited = along[parent[elem]] if elem else frozenset()
         along.append(inherited | frozenset(tokens) if tokens else inherited)
-    n_units = int(unit_of_leaf[-1]) + 1 if len(unit_of_leaf) else 0
+    n_units = count_units(unit_of_leaf)
     units: list[set[str]] = [set() for _ in range(n_units)]
     for unit, elem in zip(unit_of_leaf.tolist(), document.block_elem.tolist(), strict=True):
         units[unit] |= along[elem]
@@ -107,7 +107,7 @@ def svm_features(document: Document, unit_of_leaf: np.ndarray, tokens: Sequence[
     """The 18 features of every unit (float32, units × 18), token columns in the order of ``tokens``."""
     if len(tokens) != TOKEN_FEATURES:
         raise ValueError(f"the SVM features take {TOKEN_FEATURES} tokens, got {len(tokens)}")
-    n_units = int(unit_of_leaf[-1]) + 1 if len(document) else 0
+    n_units = count_units(unit_of_leaf)
     out = np.zeros((n_units, N_FEATURES), dtype=np.float32)
     if not n_units:
         return out

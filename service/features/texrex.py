@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from service.features.shallow import count_units
 from service.features.text_stats import PUNCTUATION, JoinedText
 from service.parsing.document import BLOCK_LEVEL_TAGS, Document
 
@@ -170,7 +171,7 @@ def texrex_features(document: Document, unit_of_leaf: np.ndarray) -> np.ndarray:
     :func:`~service.features.shallow.leaf_units`).
     """
     n_leaves = len(document)
-    n_units = int(unit_of_leaf[-1]) + 1 if n_leaves else 0
+    n_units = count_units(unit_of_leaf)
     if not n_units:
         return np.zeros((0, N_FEATURES), dtype=np.float32)
 

@@ -44,6 +44,8 @@ from functools import cache, cached_property
 
 import numpy as np
 
+from service.features.shallow import count_units
+
 # Class bits of one code unit.
 LETTER = 1
 UPPER = 2
@@ -205,7 +207,7 @@ class JoinedText:
 
     def sentences(self, unit_of_leaf: np.ndarray) -> np.ndarray:
         """Sentences per unit of consecutive leaves (int32): its ends, and one unfinished sentence if it has one."""
-        n_units = int(unit_of_leaf[-1]) + 1 if len(unit_of_leaf) else 0
+        n_units = count_units(unit_of_leaf)
         ends = np.bincount(unit_of_leaf, weights=self.sentence_ends, minlength=n_units)
         worded = np.bincount(unit_of_leaf, weights=self.letters + self.digits, minlength=n_units) > 0
         last_leaf = np.flatnonzero(np.diff(unit_of_leaf, append=n_units) != 0)

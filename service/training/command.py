@@ -15,7 +15,11 @@ from pathlib import Path
 from service.paths import MODEL_STORE, default_data_dir
 
 # model name -> trainer module; a backend appears here when its trainer lands.
-TRAINERS: dict[str, str] = {"bilstm": "service.training.bilstm"}
+TRAINERS: dict[str, str] = {
+    "bilstm": "service.training.bilstm",
+    "svm": "service.training.svm",
+    "mlp": "service.training.mlp",
+}
 DEFAULT_SEED = 20261121
 
 

@@ -1,0 +1,102 @@
+"""One backend for every model that reads a feature matrix: features → one ONNX Runtime call per page → scores.
+
+A page's units (leaves or paragraph units, as the model was trained) become
+one float32 matrix through the model's feature function; one session call
+gives each unit's content probability; every leaf gets its unit's, and is
+content at ``score >= threshold`` (the threshold chosen on the validation
+part and recorded in the manifest). The model is loaded through
+:meth:`ModelStore.verified`, so a corrupt or missing file stops the start,
+and a model trained on another feature schema or version is refused.
+
+This module also fixes the interface every such model is exported with
+(training conforms to it): input :data:`INPUT_NAME` (float32, units ×
+features), output :data:`PROBABILITIES` (units × 2, column
+:data:`CONTENT` the content class).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from service.backends.base import BlockLabels
+from service.features.shallow import UNITS
+from service.models.store import ModelEntry, ModelError, ModelStore
+from service.parsing.document import Document
+from service.parsing.lexbor import parse_html
+from service.runtime.sessions import CPU, active_provider, create_session
+
+INPUT_NAME = "features"
+PROBABILITIES = "probabilities"
+CONTENT = 1  # column of the content class in PROBABILITIES
+
+# A page run once at start: the first session run allocates, and the
+# features build their lookup tables on first use, neither on a request.
+WARM_UP_PAGE = "<html><body><nav><a href='/'>Home</a></nav><p>A warm-up paragraph. Two sentences.</p></body></html>"
+
+FeatureFunction = Callable[[Document, np.ndarray], np.ndarray]
+
+
+@dataclass(frozen=True)
+class FeatureSchema:
+    """The feature definitions a model must have been trained on, and their width."""
+
+    name: str
+    version: int
+    width: int
+
+
+class OnnxFeatureBackend:
+    """A verified feature-matrix model, its feature function and its threshold."""
+
+    kind = "onnx"
+
+    def __init__(
+        self,
+        store: ModelStore,
+        name: str,
+        schema: FeatureSchema,
+        features_of: Callable[[ModelEntry, dict[str, Path]], FeatureFunction],
+        *,
+        providers: Sequence[str] = (CPU,),
+        intra_op_threads: int = 1,
+    ) -> None:
+        """Load model ``name``; ``features_of(entry, paths)`` builds its feature function (reading side files)."""
+        entry, paths = store.verified(name)
+        if (entry.feature_schema, entry.feature_schema_version) != (schema.name, schema.version):
+            raise ModelError(
+                f"model {name!r} reads features {entry.feature_schema} v{entry.feature_schema_version}, "
+                f"this code computes {schema.name} v{schema.version}: retrain it"
+            )
+        if entry.inputs != [INPUT_NAME] or PROBABILITIES not in entry.outputs:
+            raise ModelError(f"model {name!r} has inputs {entry.inputs}, outputs {entry.outputs}: not this interface")
+        units = entry.config.get("units")
+        if units not in UNITS:
+            raise ModelError(f"model {name!r}: unknown units {units!r} (known: {sorted(UNITS)})")
+        self.name = name
+        self.version = entry.version
+        self.entry = entry
+        self.units = UNITS[units]
+        self.threshold = float(entry.config["threshold"])
+        self.features = features_of(entry, paths)
+        self.session = create_session(paths["model"], providers=providers, intra_op_threads=intra_op_threads)
+        width = self.session.get_inputs()[0].shape[1]
+        if width != schema.width:
+            raise ModelError(f"model {name!r} takes {width} features, {schema.name} has {schema.width}")
+        self.execution_provider = active_provider(self.session)
+        self.classify(parse_html(WARM_UP_PAGE))
+
+    def scores(self, document: Document) -> np.ndarray:
+        """Content probability of every leaf (float32), its unit's."""
+        if not len(document):
+            return np.zeros(0, dtype=np.float32)
+        unit_of_leaf = self.units(document)
+        rows = self.features(document, unit_of_leaf)
+        (probabilities,) = self.session.run([PROBABILITIES], {INPUT_NAME: rows})
+        return np.ascontiguousarray(probabilities[unit_of_leaf, CONTENT], dtype=np.float32)
+
+    def classify(self, document: Document) -> BlockLabels:
+        return BlockLabels.from_scores(self.scores(document), self.threshold)
