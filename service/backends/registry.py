@@ -8,6 +8,7 @@ from functools import partial
 from service.backends.base import Backend
 from service.backends.bilstm import BilstmBackend
 from service.backends.boilerpipe import BoilerpipeBackend
+from service.backends.grf import GrfBackend
 from service.backends.mlp import load_mlp
 from service.backends.svm import load_svm
 from service.errors import DuplicateBackend, UnknownBackend
@@ -57,6 +58,7 @@ def default_registry(settings: Settings | None = None) -> BackendRegistry:
     chosen = settings or Settings()
     registry = BackendRegistry()
     registry.register("boilerpipe", lambda: BoilerpipeBackend(chosen.boilerpipe_tree_filter_depth))
+    registry.register("grf", lambda: GrfBackend(resolve=registry.get))
     store = ModelStore(chosen.model_store_dir)
     trained = set(store.names())  # a model backend is offered only where its artifact is in the store
     if "bilstm" in trained:
