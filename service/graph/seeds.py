@@ -26,10 +26,13 @@ text
 Where they disagree the markup wins: a sentence inside a footer stays
 boilerplate, a list of links inside an article stays content.
 
-Measured on the train part of the WCXB dev pages (word-weighted share of
-blocks that are content): markup boilerplate 0.024, markup content 0.79,
-sentence-like text 0.77, link-dense text 0.13. Each rule was kept when the
-page-averaged word F1 of the whole backend did not drop without it.
+Measured on the train part of the WCXB dev pages. Share of words that are
+content: 0.024 under markup boilerplate, 0.79 under markup content, 0.77
+in sentence-like text, 0.13 in link-dense text. Page word F1 of the
+backend without a rule: -0.024 without ``<article>``, -0.038 without
+``<main>``, -0.16 without sentence-like text; -0.016 without the size
+limit on token regions; any single token part or role moves it by less
+than 0.006 (they overlap).
 """
 
 from __future__ import annotations
