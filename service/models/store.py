@@ -24,6 +24,7 @@ MANIFEST_NAME = "manifest.json"
 MANIFEST_SCHEMA_VERSION = 1
 # The size we keep every committed artifact under (a repository, not a blob store).
 MAX_ARTIFACT_BYTES = 25 * 1024 * 1024
+ARTIFACT_MODE = 0o644
 
 
 class ModelError(ExtractionError):
@@ -138,4 +139,5 @@ def _atomic_write(path: Path, data: bytes) -> None:
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     with os.fdopen(handle, "wb") as stream:
         stream.write(data)
+    os.chmod(temporary, ARTIFACT_MODE)  # mkstemp makes files private; artifacts are read by the service's user
     Path(temporary).replace(path)
