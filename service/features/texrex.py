@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from service.features.shallow import count_units
-from service.features.text_stats import PUNCTUATION, JoinedText
+from service.features.text_stats import COUNTS, EVENTS, PUNCTUATION, JoinedText
 from service.parsing.document import BLOCK_LEVEL_TAGS, Document
 
 SCHEMA_NAME = "texrex-features"
@@ -62,22 +62,26 @@ CONTAINERS: tuple[tuple[str, frozenset[str]], ...] = (
 # (6a) The declared doctype.
 DOCTYPES = ("html4", "html5", "xhtml", "undeclared")
 
-_MARKUP = ("markup_share", "markup_share_1", "markup_share_2")  # the unit, ±1 unit, ±2 units
 _CONTAINER_NAMES = tuple(f"container_{name}" for name, _ in CONTAINERS)
-_PER_CHAR = ("anchors_per_char", "emails_per_char", "urls_per_char", "hashtags_per_char")
-_SHARES = ("punctuation_share", "letter_share", "digit_share")
 _DOCTYPE_NAMES = tuple(f"doctype_{name}" for name in DOCTYPES)
 FEATURE_NAMES: tuple[str, ...] = (
-    *_MARKUP,
+    "markup_share",
+    "markup_share_1",
+    "markup_share_2",
     *_CONTAINER_NAMES,
     "outside_containers",
     "empty_blocks_before",
-    *_PER_CHAR,
+    "anchors_per_char",
+    "emails_per_char",
+    "urls_per_char",
+    "hashtags_per_char",
     "text_length",
     "text_share",
     "text_mass_position",
     "block_position",
-    *_SHARES,
+    "punctuation_share",
+    "letter_share",
+    "digit_share",
     "uppercase_share",
     "has_copyright",
     "sentence_length",
@@ -89,20 +93,44 @@ FEATURE_NAMES: tuple[str, ...] = (
 N_FEATURES = len(FEATURE_NAMES)
 _ROW = {name: row for row, name in enumerate(FEATURE_NAMES)}
 
-
-def _rows(names: tuple[str, ...]) -> slice:
-    """The rows of a group of features (each group is contiguous in FEATURE_NAMES)."""
-    return slice(_ROW[names[0]], _ROW[names[-1]] + 1)
-
-
-# What is counted per leaf and summed per unit, in this order.
-_COUNTS = (
-    "markup_bytes", "text_bytes", "anchors", "emails", "urls", "hashtags", "chars", "units",
-    "punctuation", "letters", "digits", "uppercase", "copyright_signs", "empties",
+# The quantities of a unit, one row each: what is counted per leaf and summed per
+# unit (charged from the element table, JoinedText's COUNTS and EVENTS, the
+# lengths), then what is derived from those. "_1"/"_2": over a window of the
+# unit and one/two units either side.
+_COUNTS = ("markup_bytes", "anchors", "empties", *COUNTS, *EVENTS, "chars", "units")
+_DERIVED = (
+    "one", "all_bytes", "markup_bytes_1", "all_bytes_1", "markup_bytes_2", "all_bytes_2",
+    "sentences", "sentences_or_one", "chars_in_sentences", "letters_or_one",
 )  # fmt: skip
-_PER_CHAR_COUNTS = slice(_COUNTS.index("anchors"), _COUNTS.index("hashtags") + 1)  # in _PER_CHAR's order
-_SHARE_COUNTS = slice(_COUNTS.index("punctuation"), _COUNTS.index("digits") + 1)  # in _SHARES' order
+_Q = {name: row for row, name in enumerate((*_COUNTS, *_DERIVED))}
+
+# Features that are a quotient of two quantities, times a scale, clamped at 1:
+# (feature, numerator, denominator, scale). Counts a block's characters bound
+# are divided by them, other counts by a named constant (the paper's scaling).
+_QUOTIENTS = (
+    ("markup_share", "markup_bytes", "all_bytes", 1.0),  # (1a)
+    ("markup_share_1", "markup_bytes_1", "all_bytes_1", 1.0),  # (1b)
+    ("markup_share_2", "markup_bytes_2", "all_bytes_2", 1.0),  # (1c)
+    ("empty_blocks_before", "empties", "one", 1 / EMPTY_BLOCKS_SCALE),  # (1f)
+    ("anchors_per_char", "anchors", "chars", 1.0),  # (1g)
+    ("emails_per_char", "emails", "chars", 1.0),  # (2a)
+    ("urls_per_char", "urls", "chars", 1.0),  # (2b)
+    ("hashtags_per_char", "hashtags", "chars", 1.0),  # (2c)
+    ("text_length", "chars", "one", 1 / TEXT_LENGTH_SCALE),  # (3a)
+    ("punctuation_share", "punctuation", "units", 1.0),  # (4a)
+    ("letter_share", "letters", "units", 1.0),  # (4b)
+    ("digit_share", "digits", "units", 1.0),  # (4c)
+    ("uppercase_share", "uppercase", "letters_or_one", 1.0),  # (4d): of the letters
+    ("has_copyright", "copyright_signs", "one", 1.0),  # (4e): any count is 1 once clamped
+    ("sentence_length", "chars_in_sentences", "sentences_or_one", 1 / SENTENCE_LENGTH_SCALE),  # (5a)
+    ("sentence_count", "sentences", "one", 1 / SENTENCE_COUNT_SCALE),  # (5b)
+)
+_QUOTIENT_ROWS = [_ROW[feature] for feature, _, _, _ in _QUOTIENTS]
+_NUMERATORS = [_Q[numerator] for _, numerator, _, _ in _QUOTIENTS]
+_DENOMINATORS = [_Q[denominator] for _, _, denominator, _ in _QUOTIENTS]
+_SCALES = np.array([scale for _, _, _, scale in _QUOTIENTS])[:, None]
 _CONTAINER_GROUPS = np.arange(1, len(CONTAINERS) + 1)[:, None]
+_WINDOWS = ((1, "markup_bytes_1", "all_bytes_1"), (2, "markup_bytes_2", "all_bytes_2"))
 
 # Per element: its container group (1 + index in CONTAINERS, 0 for none) in the
 # low bits, whether it is an anchor or block-level, and its tag's length.
@@ -155,12 +183,20 @@ def _holds_text(document: Document) -> np.ndarray:
     return np.frombuffer(bytes(holds), dtype=np.uint8).astype(bool)
 
 
+def _prefix_sums(values: np.ndarray) -> np.ndarray:
+    """0, v0, v0 + v1, ... along the first axis: one row more than ``values``."""
+    out = np.zeros((len(values) + 1, *values.shape[1:]))
+    np.cumsum(values, axis=0, out=out[1:])
+    return out
+
+
 def _charged_to_leaves(document: Document, per_element: np.ndarray) -> np.ndarray:
-    """Sum of ``per_element`` over the elements opened after the previous leaf and up to each leaf."""
-    opened = np.maximum.accumulate(document.block_elem)  # elements are numbered in document order
-    totals = np.concatenate(([0], np.cumsum(per_element)))
-    before = np.concatenate(([0], totals[opened[:-1] + 1]))
-    return totals[opened + 1] - before
+    """Column sums of ``per_element`` (elements × k) over the elements opened since the previous leaf, per leaf."""
+    opened = np.empty(len(document) + 1, dtype=np.int64)  # the last element opened before each leaf's text
+    opened[0] = -1
+    np.maximum.accumulate(document.block_elem, out=opened[1:])  # elements are numbered in document order
+    totals = _prefix_sums(per_element)[opened + 1]
+    return totals[1:] - totals[:-1]
 
 
 def texrex_features(document: Document, unit_of_leaf: np.ndarray) -> np.ndarray:
@@ -179,60 +215,52 @@ def texrex_features(document: Document, unit_of_leaf: np.ndarray) -> np.ndarray:
     info = np.array([_TAG_INFO[tag] for tag in document.path_tag], dtype=np.int32)[document.elem_path]
     attributes = np.fromiter(map(len, document.elem_attributes), dtype=np.int32, count=len(info))
     markup = 2 * (info >> _TAG_LENGTH_SHIFT) + TAG_OVERHEAD_BYTES + ATTRIBUTE_BYTES * attributes
-    empty = ((info & _BLOCK_LEVEL) != 0) & ~_holds_text(document)
+    per_element = np.empty((len(info), 3), dtype=np.int64)
+    per_element[:, 0] = markup
+    per_element[:, 1] = (info & _ANCHOR) != 0
+    per_element[:, 2] = ((info & _BLOCK_LEVEL) != 0) & ~_holds_text(document)  # empty block-level elements
+    charged = _charged_to_leaves(document, per_element)
     text = JoinedText.of(document.texts)
-    per_leaf = np.stack(
-        [
-            _charged_to_leaves(document, markup),
-            text.utf8_bytes,
-            _charged_to_leaves(document, (info & _ANCHOR) != 0),
-            text.emails,
-            text.urls,
-            text.hashtags,
-            text.chars,
-            text.lengths,
-            text.punctuation,
-            text.letters,
-            text.digits,
-            text.uppercase,
-            text.copyright_signs,
-            _charged_to_leaves(document, empty),
-        ]
-    ).astype(np.float64)  # rows in _COUNTS order
+    per_leaf = np.concatenate(
+        [charged, text.counts, text.events, text.chars[:, None], text.lengths[:, None]], axis=1, dtype=np.float64
+    )  # columns in _COUNTS order
 
     # -- per unit ------------------------------------------------------------
-    first_leaf = np.flatnonzero(np.diff(unit_of_leaf, prepend=-1) != 0)
-    last_leaf = np.append(first_leaf[1:], n_leaves) - 1
-    counts = per_leaf if n_units == n_leaves else np.add.reduceat(per_leaf, first_leaf, axis=1)
-    markup_bytes, text_bytes, _, _, _, _, chars, units, _, letters, _, upper, copyrights, empties = counts
-    sentences = text.sentences(unit_of_leaf)
-    container = info[document.block_paragraph[first_leaf]] & _CONTAINER_MASK
+    if n_units == n_leaves:
+        first_leaf = last_leaf = np.arange(n_leaves)
+        counts = per_leaf.T
+    else:
+        first_leaf = np.flatnonzero(np.diff(unit_of_leaf, prepend=-1) != 0)
+        last_leaf = np.append(first_leaf[1:], n_leaves) - 1
+        counts = np.add.reduceat(per_leaf, first_leaf, axis=0).T
+    q = np.empty((len(_Q), n_units))
+    q[: len(_COUNTS)] = counts
+    q[_Q["one"]] = 1
+    q[_Q["all_bytes"]] = q[_Q["markup_bytes"]] + q[_Q["utf8_bytes"]]
+    before = _prefix_sums(q[[_Q["markup_bytes"], _Q["all_bytes"]]].T).T  # sums over the units before each
     position = np.arange(n_units)
-    all_chars = chars.sum()
-    markup_before = np.concatenate(([0.0], np.cumsum(markup_bytes)))
-    bytes_before = np.concatenate(([0.0], np.cumsum(markup_bytes + text_bytes)))
+    for reach, markup_window, bytes_window in _WINDOWS:
+        low, high = np.maximum(position - reach, 0), np.minimum(position + reach + 1, n_units)
+        q[[_Q[markup_window], _Q[bytes_window]]] = before[:, high] - before[:, low]
+    sentences = q[_Q["sentences"]] = text.sentences(unit_of_leaf)
+    q[_Q["sentences_or_one"]] = np.maximum(sentences, 1)
+    chars = q[_Q["chars"]]
+    q[_Q["chars_in_sentences"]] = np.where(sentences > 0, chars, 0)
+    q[_Q["letters_or_one"]] = np.maximum(q[_Q["letters"]], 1)
 
     rows = np.empty((N_FEATURES, n_units), dtype=np.float32)
-    for reach, name in enumerate(_MARKUP):  # (1a-c): over the unit and `reach` units either side
-        low, high = np.maximum(position - reach, 0), np.minimum(position + reach + 1, n_units)
-        rows[_ROW[name]] = (markup_before[high] - markup_before[low]) / (bytes_before[high] - bytes_before[low])
-    rows[_rows(_CONTAINER_NAMES)] = container == _CONTAINER_GROUPS  # (1d)
+    rows[_QUOTIENT_ROWS] = np.minimum(q[_NUMERATORS] / q[_DENOMINATORS] * _SCALES, 1)
+    container = info[document.block_paragraph[first_leaf]] & _CONTAINER_MASK
+    rows[_ROW[_CONTAINER_NAMES[0]] : _ROW[_CONTAINER_NAMES[-1]] + 1] = container == _CONTAINER_GROUPS  # (1d)
     rows[_ROW["outside_containers"]] = container == 0  # (1e)
-    rows[_ROW["empty_blocks_before"]] = np.minimum(empties / EMPTY_BLOCKS_SCALE, 1)  # (1f)
-    rows[_rows(_PER_CHAR)] = np.minimum(counts[_PER_CHAR_COUNTS] / chars, 1)  # (1g, 2a-c)
-    rows[_ROW["text_length"]] = np.minimum(chars / TEXT_LENGTH_SCALE, 1)  # (3a)
+    all_chars = chars.sum()
     rows[_ROW["text_share"]] = chars / all_chars  # (3b)
     # (3c): the percentile of the unit's middle in the text mass, 0 at the 50th, 1 at the 0th and 100th
     rows[_ROW["text_mass_position"]] = np.abs(2 * (np.cumsum(chars) - chars / 2) / all_chars - 1)
     rows[_ROW["block_position"]] = (position + 0.5) / n_units  # (3d)
-    rows[_rows(_SHARES)] = counts[_SHARE_COUNTS] / units  # (4a-c)
-    rows[_ROW["uppercase_share"]] = upper / np.maximum(letters, 1)  # (4d): of the letters
-    rows[_ROW["has_copyright"]] = copyrights > 0  # (4e)
-    per_sentence = np.where(sentences > 0, chars / np.maximum(sentences, 1), 0)
-    rows[_ROW["sentence_length"]] = np.minimum(per_sentence / SENTENCE_LENGTH_SCALE, 1)  # (5a)
-    rows[_ROW["sentence_count"]] = np.minimum(sentences / SENTENCE_COUNT_SCALE, 1)  # (5b)
     rows[_ROW["ends_with_punctuation"]] = (text.last_classes[last_leaf] & PUNCTUATION) != 0  # (5c)
-    rows[_rows(_DOCTYPE_NAMES)] = np.array([name == doctype_of(document.doctype) for name in DOCTYPES])[:, None]  # (6a)
-    text_total = text_bytes.sum()
+    declared = doctype_of(document.doctype)
+    rows[_ROW[_DOCTYPE_NAMES[0]] : _ROW[_DOCTYPE_NAMES[-1]] + 1] = np.array([[d == declared] for d in DOCTYPES])  # (6a)
+    text_total = q[_Q["utf8_bytes"]].sum()
     rows[_ROW["document_markup_share"]] = 1 - text_total / max(document.source_bytes, text_total)  # (6b)
     return np.ascontiguousarray(rows.T)

@@ -6,8 +6,8 @@ regexes per leaf, over ~300 leaves a page, would cost more than the parse,
 so the leaves are joined into one string (a NUL between leaves, which HTML
 parsing never leaves in text), read as UTF-16 code units into a numpy array
 and classified through one lookup table. Per-leaf counts are then segment
-sums, and the rare patterns (an ``@``, a ``://``, a ``#``) are checked only
-at their candidate positions.
+sums; the rare patterns (an ``@``, a ``://``, a ``#``) are looked for in the
+array only when the joined string has them, and checked at their positions.
 
 Definitions (one place, used by every schema that reads them):
 
@@ -39,6 +39,7 @@ hashtag
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, cached_property
 
@@ -53,11 +54,10 @@ DIGIT = 4
 PUNCTUATION = 8
 SPACE = 16  # white space, and the NUL between leaves
 TERMINATOR = 32
-CANDIDATE = 64  # a first character of a rare pattern: checked where it occurs
 ALNUM = LETTER | DIGIT
 
 SENTENCE_TERMINATORS = ".!?…‼⁇⁈⁉。！？"
-_AT, _COLON, _SLASH, _HASH, _DOT, _W = (ord(c) for c in "@:/#.w")
+_SLASH, _DOT, _W = (ord(c) for c in "/.w")
 _COPYRIGHT = "©"
 
 SEPARATOR = "\0"
@@ -65,25 +65,31 @@ SEPARATOR = "\0"
 # three code units ahead of any position without a bounds test.
 _LOOKAHEAD = 3
 
-# Per-leaf counts are summed as fields of one int64 (three fields of
-# FIELD_BITS each): two segment sums instead of six. A leaf longer than
-# MAX_COUNTED_CHARS characters is counted over its first MAX_COUNTED_CHARS
-# only, so no field (UTF-8 bytes being at most 4 per character) can overflow.
+# Per-leaf counts are summed as fields of int64s (three fields of FIELD_BITS
+# each, in two columns): one segment sum for all six COUNTS. A leaf longer
+# than MAX_COUNTED_CHARS characters is counted over its first
+# MAX_COUNTED_CHARS only, so no field (UTF-8 bytes being at most 4 per
+# character) can overflow.
 FIELD_BITS = 21
 MAX_COUNTED_CHARS = (1 << FIELD_BITS) // 4 - 1
 _FIELD_MASK = (1 << FIELD_BITS) - 1
+_FIELD_SHIFTS = np.arange(3) * FIELD_BITS
+COUNTS = ("letters", "digits", "punctuation", "uppercase", "utf8_bytes", "copyright_signs")
+# What JoinedText.events counts per leaf, in this order.
+EVENTS = ("sentence_ends", "emails", "urls", "hashtags")
+_EVENT_COLUMNS = (0, 1, 2, 3, 2)  # sentence ends, e-mail addresses, "://", hashtags, "www."
+_NOWHERE = np.zeros(0, dtype=np.int64)
 
 
 @cache
-def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Class bits and the two packed count weights of every UTF-16 code unit (built once, on first use)."""
+def _tables() -> tuple[np.ndarray, np.ndarray]:
+    """Class bits and packed COUNTS weights (two int64 columns) of every UTF-16 code unit, built on first use."""
     size = 0x10000
     classes = np.zeros(size, dtype=np.uint8)
-    letters_digits_punctuation = np.zeros(size, dtype=np.int64)
-    upper_bytes_copyright = np.zeros(size, dtype=np.int64)
+    weights = np.zeros((size, len(COUNTS)), dtype=np.int64)
     for unit in range(size):
         utf8_bytes = 1 if unit < 0x80 else 2 if unit < 0x800 or 0xD800 <= unit < 0xE000 else 3
-        upper_bytes_copyright[unit] = utf8_bytes << FIELD_BITS
+        weights[unit, COUNTS.index("utf8_bytes")] = utf8_bytes
         if 0xD800 <= unit < 0xE000:  # half of a surrogate pair: two halves make one 4-byte character
             continue
         char = chr(unit)
@@ -96,29 +102,29 @@ def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             | TERMINATOR * (char in SENTENCE_TERMINATORS)
         )
         classes[unit] = bits
-        letters_digits_punctuation[unit] = (
-            bool(bits & LETTER) | bool(bits & DIGIT) << FIELD_BITS | bool(bits & PUNCTUATION) << (2 * FIELD_BITS)
-        )
-        upper_bytes_copyright[unit] |= bool(bits & UPPER) | (char == _COPYRIGHT) << (2 * FIELD_BITS)
-    classes[[_AT, _COLON, _HASH, _W]] |= CANDIDATE
+        weights[unit, :4] = [bool(bits & LETTER), bool(bits & DIGIT), bool(bits & PUNCTUATION), bool(bits & UPPER)]
+        weights[unit, COUNTS.index("copyright_signs")] = char == _COPYRIGHT
     classes[ord(SEPARATOR)] = SPACE
-    upper_bytes_copyright[ord(SEPARATOR)] = 0
-    return classes, letters_digits_punctuation, upper_bytes_copyright
+    weights[ord(SEPARATOR)] = 0
+    packed = (weights.reshape(size, 2, 3) << _FIELD_SHIFTS).sum(axis=2)
+    return classes, packed
 
 
 def _utf16(text: str) -> np.ndarray:
     return np.frombuffer(text.encode("utf-16-le", "surrogatepass"), dtype=np.uint16)
 
 
-def _field(packed: np.ndarray, index: int) -> np.ndarray:
-    return ((packed >> (index * FIELD_BITS)) & _FIELD_MASK).astype(np.int32)
+def _column(matrix: str, name: str, names: tuple[str, ...]) -> property:
+    index = names.index(name)
+    return property(lambda self: getattr(self, matrix)[:, index], doc=f"{name} per leaf (int32)")
 
 
 @dataclass(frozen=True, eq=False)
 class JoinedText:
     """The leaves of a page as one array of UTF-16 code units, with every leaf's start."""
 
-    units: np.ndarray  # uint16: SEPARATOR, leaf 0, SEPARATOR, leaf 1, ..., SEPARATOR, padding
+    text: str  # SEPARATOR, leaf 0, SEPARATOR, leaf 1, ..., SEPARATOR, padding
+    units: np.ndarray  # uint16: ``text`` as UTF-16 code units
     classes: np.ndarray  # uint8 class bits of every code unit
     starts: np.ndarray  # int64, index of every leaf's first code unit
     lengths: np.ndarray  # int64, code units of every (counted) leaf; a character beyond U+FFFF is two
@@ -127,17 +133,22 @@ class JoinedText:
     @classmethod
     def of(cls, texts: list[str]) -> JoinedText:
         chars = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+        counted = np.minimum(chars, MAX_COUNTED_CHARS)
         if len(texts) and chars.max() > MAX_COUNTED_CHARS:
             texts = [text[:MAX_COUNTED_CHARS] for text in texts]
-        units = _utf16(SEPARATOR + SEPARATOR.join(texts) + SEPARATOR * _LOOKAHEAD)
-        separators = np.flatnonzero(units == 0)
-        if len(separators) != len(texts) + _LOOKAHEAD:  # a NUL inside a text (the parser drops them)
-            texts = [text.replace(SEPARATOR, " ") for text in texts]
-            units = _utf16(SEPARATOR + SEPARATOR.join(texts) + SEPARATOR * _LOOKAHEAD)
+        joined = SEPARATOR + SEPARATOR.join(texts) + SEPARATOR * _LOOKAHEAD
+        if joined.count(SEPARATOR) != max(len(texts), 1) + _LOOKAHEAD:  # a NUL in a text (the parser drops them)
+            return cls.of([text.replace(SEPARATOR, " ") for text in texts])
+        units = _utf16(joined)
+        if len(units) == len(joined):  # one code unit per character: the leaves start where their lengths say
+            starts = np.cumsum(counted + 1) - counted
+            lengths = counted
+        else:  # characters beyond U+FFFF take two code units: find the separators
             separators = np.flatnonzero(units == 0)
-        starts = separators[: len(texts)] + 1
-        lengths = separators[1 : len(texts) + 1] - starts
-        return cls(units=units, classes=_tables()[0].take(units), starts=starts, lengths=lengths, chars=chars)
+            starts = separators[: len(texts)] + 1
+            lengths = separators[1 : len(texts) + 1] - starts
+        classes = _tables()[0].take(units)
+        return cls(text=joined, units=units, classes=classes, starts=starts, lengths=lengths, chars=chars)
 
     def __len__(self) -> int:
         return len(self.starts)
@@ -147,105 +158,76 @@ class JoinedText:
         """Index just past every leaf's last code unit (its separator)."""
         return self.starts + self.lengths
 
-    def leaf_of(self, positions: np.ndarray) -> np.ndarray:
-        """The leaf each code-unit position belongs to."""
-        return np.searchsorted(self.starts, positions, side="right") - 1
-
-    def count_at(self, positions: np.ndarray) -> np.ndarray:
-        """How many of ``positions`` fall in each leaf (int32 per leaf)."""
-        return np.bincount(self.leaf_of(positions), minlength=len(self)).astype(np.int32)
-
-    def _segment_sums(self, weights: np.ndarray) -> np.ndarray:
-        if not len(self):
-            return np.zeros(0, dtype=np.int64)
-        return np.add.reduceat(weights.take(self.units), self.starts)
-
-    @cached_property
-    def _letters_digits_punctuation(self) -> np.ndarray:
-        return self._segment_sums(_tables()[1])
-
-    @cached_property
-    def _upper_bytes_copyright(self) -> np.ndarray:
-        return self._segment_sums(_tables()[2])
-
-    @property
-    def letters(self) -> np.ndarray:
-        return _field(self._letters_digits_punctuation, 0)
-
-    @property
-    def digits(self) -> np.ndarray:
-        return _field(self._letters_digits_punctuation, 1)
-
-    @property
-    def punctuation(self) -> np.ndarray:
-        return _field(self._letters_digits_punctuation, 2)
-
-    @property
-    def uppercase(self) -> np.ndarray:
-        return _field(self._upper_bytes_copyright, 0)
-
-    @property
-    def utf8_bytes(self) -> np.ndarray:
-        return _field(self._upper_bytes_copyright, 1)
-
-    @property
-    def copyright_signs(self) -> np.ndarray:
-        return _field(self._upper_bytes_copyright, 2)
-
     @property
     def last_classes(self) -> np.ndarray:
         """Class bits of every leaf's last code unit."""
         return self.classes[self.ends - 1]
 
     @cached_property
-    def sentence_ends(self) -> np.ndarray:
-        """Sentence ends per leaf (int32), as defined in the module docstring."""
-        classes = self.classes
+    def counts(self) -> np.ndarray:
+        """:data:`COUNTS` per leaf (int32, leaves × 6)."""
+        if not len(self):
+            return np.zeros((0, len(COUNTS)), dtype=np.int32)
+        packed = np.add.reduceat(_tables()[1].take(self.units, axis=0), self.starts, axis=0)
+        return ((packed[:, :, None] >> _FIELD_SHIFTS) & _FIELD_MASK).reshape(len(self), len(COUNTS)).astype(np.int32)
+
+    letters = _column("counts", "letters", COUNTS)
+    digits = _column("counts", "digits", COUNTS)
+    punctuation = _column("counts", "punctuation", COUNTS)
+    uppercase = _column("counts", "uppercase", COUNTS)
+    utf8_bytes = _column("counts", "utf8_bytes", COUNTS)
+    copyright_signs = _column("counts", "copyright_signs", COUNTS)
+
+    def _occurrences(self, pattern: str, keep: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+        """Positions of ``pattern``'s first character where ``keep`` holds; no array scan if the text lacks it."""
+        if pattern not in self.text:
+            return _NOWHERE
+        at = np.flatnonzero(self.units == ord(pattern[0]))
+        return at[keep(at)]
+
+    @cached_property
+    def events(self) -> np.ndarray:
+        """:data:`EVENTS` per leaf (int32, leaves × 4), as the module docstring defines them."""
+        units, classes = self.units, self.classes
         ends = np.flatnonzero((classes & TERMINATOR) != 0)  # nonzero of a bool array is ~10x faster
-        ends = ends[((classes[ends + 1] & SPACE) != 0) & ((classes[ends - 1] & SPACE) == 0)]
-        return self.count_at(ends)
+        found = (
+            ends[((classes[ends + 1] & SPACE) != 0) & ((classes[ends - 1] & SPACE) == 0)],
+            self._occurrences("@", lambda at: ((classes[at - 1] & ALNUM) != 0) & ((classes[at + 1] & ALNUM) != 0)),
+            self._occurrences("://", lambda at: (units[at + 1] == _SLASH) & (units[at + 2] == _SLASH)),
+            self._occurrences("#", lambda at: ((classes[at - 1] & ALNUM) == 0) & ((classes[at + 1] & ALNUM) != 0)),
+            self._occurrences(
+                "www.",
+                lambda at: (
+                    (units[at + 1] == _W)
+                    & (units[at + 2] == _W)
+                    & (units[at + 3] == _DOT)
+                    & ((classes[at - 1] & ALNUM) == 0)
+                    & (units[at - 1] != _SLASH)
+                ),
+            ),
+        )
+        out = np.zeros((len(self), len(EVENTS)), dtype=np.int32)
+        for column, positions in zip(_EVENT_COLUMNS, found, strict=True):
+            if len(positions):
+                leaves = np.searchsorted(self.starts, positions, side="right") - 1
+                out[:, column] += np.bincount(leaves, minlength=len(self))
+        return out
+
+    sentence_ends = _column("events", "sentence_ends", EVENTS)
+    emails = _column("events", "emails", EVENTS)
+    urls = _column("events", "urls", EVENTS)
+    hashtags = _column("events", "hashtags", EVENTS)
 
     def sentences(self, unit_of_leaf: np.ndarray) -> np.ndarray:
         """Sentences per unit of consecutive leaves (int32): its ends, and one unfinished sentence if it has one."""
         n_units = count_units(unit_of_leaf)
-        ends = np.bincount(unit_of_leaf, weights=self.sentence_ends, minlength=n_units)
-        worded = np.bincount(unit_of_leaf, weights=self.letters + self.digits, minlength=n_units) > 0
-        last_leaf = np.flatnonzero(np.diff(unit_of_leaf, append=n_units) != 0)
-        unfinished = worded & ((self.last_classes[last_leaf] & TERMINATOR) == 0)
+        worded = self.letters + self.digits
+        last_classes = self.last_classes
+        if n_units == len(self):  # every leaf its own unit
+            ends = self.sentence_ends
+        else:
+            ends = np.bincount(unit_of_leaf, weights=self.sentence_ends, minlength=n_units)
+            worded = np.bincount(unit_of_leaf, weights=worded, minlength=n_units)
+            last_classes = last_classes[np.flatnonzero(np.diff(unit_of_leaf, append=n_units) != 0)]
+        unfinished = (worded > 0) & ((last_classes & TERMINATOR) == 0)
         return (ends + unfinished).astype(np.int32)
-
-    @cached_property
-    def _candidates(self) -> np.ndarray:
-        return np.flatnonzero((self.classes & CANDIDATE) != 0)
-
-    def _occurrences(self, first: int) -> tuple[np.ndarray, np.ndarray]:
-        """Positions of code unit ``first`` (one of the candidates), and the class bits just before each."""
-        at = self._candidates[self.units[self._candidates] == first]
-        return at, self.classes[at - 1]
-
-    @cached_property
-    def emails(self) -> np.ndarray:
-        at, before = self._occurrences(_AT)
-        found = at[((before & ALNUM) != 0) & ((self.classes[at + 1] & ALNUM) != 0)]
-        return self.count_at(found)
-
-    @cached_property
-    def urls(self) -> np.ndarray:
-        units = self.units
-        colon, _ = self._occurrences(_COLON)
-        schemes = colon[(units[colon + 1] == _SLASH) & (units[colon + 2] == _SLASH)]
-        w, before = self._occurrences(_W)
-        www = w[
-            (units[w + 1] == _W)
-            & (units[w + 2] == _W)
-            & (units[w + 3] == _DOT)
-            & ((before & ALNUM) == 0)
-            & (units[w - 1] != _SLASH)
-        ]
-        return self.count_at(schemes) + self.count_at(www)
-
-    @cached_property
-    def hashtags(self) -> np.ndarray:
-        at, before = self._occurrences(_HASH)
-        found = at[((before & ALNUM) == 0) & ((self.classes[at + 1] & ALNUM) != 0)]
-        return self.count_at(found)
