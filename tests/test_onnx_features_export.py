@@ -35,11 +35,12 @@ def test_the_export_has_the_contract_the_backend_reads(fitted):
     exported = to_onnx(model, FEATURES)
     graph = onnx.load_from_string(exported.data)
     assert exported.inputs == [INPUT_NAME]
-    assert exported.outputs == ["label", PROBABILITIES]
+    assert exported.outputs == [PROBABILITIES]  # the label branch is pruned
     (batch, width) = graph.graph.input[0].type.tensor_type.shape.dim
     assert not batch.HasField("dim_value")  # dynamic: a page has any number of units
     assert width.dim_value == FEATURES
     assert {o.domain: o.version for o in graph.opset_import}[""] == exported.opset == OPSET
+    assert [o.name for o in graph.graph.output] == [PROBABILITIES]
     assert onnx_probabilities(exported.data, features[:1]).shape == (1,)
     assert onnx_probabilities(exported.data, features[:57]).shape == (57,)
 

@@ -16,6 +16,13 @@ minutes a fit at 50,000 rows) on every row, then Platt scaling by
 cross-validation. The served model is an RBF SVM over the landmarks.
 ``--kernel exact --subsample N`` trains libsvm's exact SVM on N rows, to
 measure what the approximation costs.
+
+Measured (2026-11-21, word F1 on the validation part): libsvm's exact SVM on
+40,000 random rows 0.805 (17,691 support vectors, a 1.6 MB model, fitted in
+145 s); the approximation on the same rows 0.806 (13 s), on all 291,106 rows
+0.802 (43 to 85 s on the shared machine, 81 KB: the shipped model). On the
+test part the shipped model scored 0.779 and the exact one 0.783, at about
+a fifth of its time a page.
 """
 
 from __future__ import annotations
