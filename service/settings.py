@@ -19,7 +19,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from service.paths import MODEL_STORE
 from service.runtime.windows import DEFAULT_OVERLAP_BLOCKS, DEFAULT_WINDOW_BLOCKS
 
-DEFAULT_BACKEND = "boilerpipe"
+DEFAULT_BACKEND = "bilstm"
 
 # ONNX Runtime's names for the providers a model backend may ask for.
 KNOWN_EXECUTION_PROVIDERS = frozenset({"CPUExecutionProvider", "CUDAExecutionProvider", "TensorrtExecutionProvider"})

@@ -21,11 +21,13 @@ import uvicorn
 
 from service.api.app import create_app
 from service.backends.base import BlockLabels
-from service.backends.registry import BackendRegistry, default_registry
+from service.backends.boilerpipe import BoilerpipeBackend
+from service.backends.registry import BackendRegistry
 from service.parsing.document import Document
 from service.paths import default_data_dir
 from service.settings import Settings
 
+RULES_DEFAULT = "boilerpipe"  # the shared test server's default: no model needed, fast
 SERVER_START_TIMEOUT_S = 20.0
 GATE_TIMEOUT_S = 20.0  # a gate nobody opens fails the test instead of hanging it
 
@@ -82,7 +84,7 @@ class LiveServer:
 
 @pytest.fixture(scope="session")
 def live_server() -> Iterator[LiveServer]:
-    with LiveServer(Settings(max_body_bytes=1_000_000)) as server:
+    with LiveServer(Settings(max_body_bytes=1_000_000, default_backend=RULES_DEFAULT)) as server:
         yield server
 
 
@@ -144,10 +146,11 @@ def _same(backend: object) -> object:
 
 @pytest.fixture(scope="session")
 def registry_with() -> Callable[..., BackendRegistry]:
-    """The shipped backends plus the given test ones."""
+    """Boilerpipe plus the given test backends: API tests that need no trained model, whatever is shipped."""
 
     def build(*backends: Any) -> BackendRegistry:
-        registry = default_registry()
+        registry = BackendRegistry()
+        registry.register("boilerpipe", BoilerpipeBackend)
         for backend in backends:
             registry.register(backend.name, partial(_same, backend))
         return registry

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import httpx
 import pytest
-from conftest import ARTICLE, KeepAllBackend, LiveServer
+from conftest import ARTICLE, RULES_DEFAULT, KeepAllBackend, LiveServer
 
-from service.backends.registry import BackendRegistry
+from service.backends.registry import BackendRegistry, default_registry
 from service.models.store import ModelStore
 from service.settings import Settings
 
@@ -133,7 +133,7 @@ def test_unknown_route_has_the_error_shape(client: httpx.Client) -> None:
 @pytest.fixture(scope="module")
 def two_backends(registry_with: Callable[..., BackendRegistry]) -> Iterator[httpx.Client]:
     with (
-        LiveServer(Settings(), registry=registry_with(KeepAllBackend())) as server,
+        LiveServer(Settings(default_backend=RULES_DEFAULT), registry=registry_with(KeepAllBackend())) as server,
         httpx.Client(base_url=server.url, timeout=30) as http,
     ):
         yield http
@@ -219,7 +219,7 @@ def test_backends_show_the_model_store_figures(registry_with: Callable[..., Back
         },
         {"model": ("keep_all.onnx", b"not really a model")},
     )
-    settings = Settings(model_store_dir=tmp_path)
+    settings = Settings(model_store_dir=tmp_path, default_backend=RULES_DEFAULT)
     with LiveServer(settings, registry=registry_with(KeepAllBackend())) as server:
         by_name = {b["name"]: b for b in httpx.get(server.url + "/backends").json()["backends"]}
     figures = by_name["keep_all"]["manifest"]
@@ -230,7 +230,7 @@ def test_backends_show_the_model_store_figures(registry_with: Callable[..., Back
 
 
 def test_enabled_backends_limit_what_is_offered(registry_with: Callable[..., BackendRegistry]) -> None:
-    settings = Settings(enabled_backends=["boilerpipe"])
+    settings = Settings(enabled_backends=["boilerpipe"], default_backend=RULES_DEFAULT)
     with LiveServer(settings, registry=registry_with(KeepAllBackend())) as server:
         assert [b["name"] for b in httpx.get(server.url + "/backends").json()["backends"]] == ["boilerpipe"]
         response = httpx.post(server.url + "/extract", json={"html": ARTICLE, "backend": "keep_all"})
@@ -240,7 +240,7 @@ def test_enabled_backends_limit_what_is_offered(registry_with: Callable[..., Bac
 def test_readyz(client: httpx.Client) -> None:
     response = client.get("/readyz")
     assert response.status_code == 200
-    assert response.json() == {"status": "ready", "backends": ["boilerpipe"]}
+    assert response.json() == {"status": "ready", "backends": default_registry(Settings()).names()}
 
 
 def test_readyz_is_503_while_a_backend_is_not_ready(registry_with: Callable[..., BackendRegistry]) -> None:
@@ -250,7 +250,7 @@ def test_readyz_is_503_while_a_backend_is_not_ready(registry_with: Callable[...,
         def is_ready(self) -> bool:
             return False
 
-    with LiveServer(Settings(), registry=registry_with(Warming())) as server:
+    with LiveServer(Settings(default_backend=RULES_DEFAULT), registry=registry_with(Warming())) as server:
         response = httpx.get(server.url + "/readyz")
         assert (response.status_code, error_code(response)) == (503, "not_ready")
         assert "warming" in response.json()["error"]["message"]

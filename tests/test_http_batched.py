@@ -5,16 +5,18 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import httpx
 import numpy as np
 import pytest
 from conftest import LiveServer
 
+from service import extract
 from service.backends.base import BlockLabels
 from service.backends.registry import BackendRegistry
 from service.parsing.document import Document
-from service.settings import Settings
+from service.settings import DEFAULT_BACKEND, Settings
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -94,3 +96,22 @@ def test_a_full_batch_queue_answers_429_with_retry_after_and_loses_nothing() -> 
     assert all(r.headers["Retry-After"] == "3" and r.json()["error"]["code"] == "overloaded" for r in refused)
     assert len(served) + len(refused) == 12  # no 5xx, nothing lost
     assert sum(backend.batch_sizes) == len(served)
+
+
+def test_the_shipped_default_is_the_batched_bilstm_and_matches_the_in_process_call() -> None:
+    article = (Path(__file__).resolve().parent / "fixtures" / "article.html").read_bytes()
+    with LiveServer(Settings()) as server, ThreadPoolExecutor(4) as pool:
+        responses = list(
+            pool.map(
+                lambda _: httpx.post(
+                    f"{server.url}/extract?include_blocks=true", content=article, headers={"Content-Type": "text/html"}
+                ),
+                range(4),
+            )
+        )
+    expected = extract(article, backend=DEFAULT_BACKEND)
+    for response in responses:
+        body = response.json()
+        assert body["backend"] == DEFAULT_BACKEND == "bilstm"
+        assert body["text"] == expected.text
+        np.testing.assert_allclose([b["score"] for b in body["blocks"]], expected.labels.scores, atol=1e-5)

@@ -9,6 +9,7 @@ import httpx
 import pytest
 from conftest import LiveServer, Upstream
 
+from service.backends.registry import default_registry
 from service.fetching.addresses import IPAddress
 from service.fetching.errors import UpstreamError
 from service.settings import Settings
@@ -166,7 +167,7 @@ def test_backend_all_compares_a_fetched_page(allowlisted: httpx.Client, upstream
     response = allowlisted.get("/extract", params={"url": upstream.url("/page"), "backend": "all"})
     assert response.status_code == 200
     body = response.json()
-    assert [r["backend"] for r in body["results"]] == ["boilerpipe"]
+    assert [r["backend"] for r in body["results"]] == default_registry(Settings()).names()
     assert body["final_url"] == upstream.url("/page")
 
 

@@ -13,7 +13,7 @@ from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 
 import httpx
 import pytest
-from conftest import ARTICLE, GateBackend, LiveServer
+from conftest import ARTICLE, RULES_DEFAULT, GateBackend, LiveServer
 
 from service.backends.registry import BackendRegistry
 from service.settings import Settings
@@ -34,7 +34,13 @@ def test_a_burst_past_the_limit_gets_429s_with_retry_after_and_loses_nothing(
     registry_with: Callable[..., BackendRegistry],
 ) -> None:
     gate = GateBackend()
-    settings = Settings(max_in_flight=LIMIT, max_batch_documents=LIMIT, cpu_threads=LIMIT, overload_retry_after_s=2)
+    settings = Settings(
+        max_in_flight=LIMIT,
+        max_batch_documents=LIMIT,
+        cpu_threads=LIMIT,
+        overload_retry_after_s=2,
+        default_backend=RULES_DEFAULT,
+    )
     with (
         LiveServer(settings, registry=registry_with(gate)) as server,
         httpx.Client(base_url=server.url, timeout=30, limits=httpx.Limits(max_connections=BURST)) as client,
@@ -78,7 +84,7 @@ def test_a_burst_past_the_limit_gets_429s_with_retry_after_and_loses_nothing(
 
 def test_a_batch_takes_one_slot_per_document(registry_with: Callable[..., BackendRegistry]) -> None:
     gate = GateBackend()
-    settings = Settings(max_in_flight=3, max_batch_documents=3, cpu_threads=2)
+    settings = Settings(max_in_flight=3, max_batch_documents=3, cpu_threads=2, default_backend=RULES_DEFAULT)
     with LiveServer(settings, registry=registry_with(gate)) as server, ThreadPoolExecutor(1) as pool:
         held = pool.submit(httpx.post, server.url + "/extract", json={"html": ARTICLE, "backend": "gate"}, timeout=30)
         gate.wait_entered(1)
@@ -105,7 +111,9 @@ def test_shutdown_stops_accepting_and_lets_the_request_in_flight_finish(
     registry_with: Callable[..., BackendRegistry],
 ) -> None:
     gate = GateBackend()
-    server = LiveServer(Settings(graceful_shutdown_timeout_s=20), registry=registry_with(gate))
+    server = LiveServer(
+        Settings(graceful_shutdown_timeout_s=20, default_backend=RULES_DEFAULT), registry=registry_with(gate)
+    )
     with server, ThreadPoolExecutor(1) as pool:
         in_flight = pool.submit(
             httpx.post, server.url + "/extract", json={"html": ARTICLE, "backend": "gate"}, timeout=30

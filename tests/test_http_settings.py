@@ -45,7 +45,8 @@ def test_settings_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 @pytest.mark.parametrize(
-    "settings", [Settings(enabled_backends=["boilerpipe", "nope"]), Settings(default_backend="nope")]
+    "settings",
+    [Settings(enabled_backends=["boilerpipe", "nope"], default_backend="boilerpipe"), Settings(default_backend="nope")],
 )
 def test_an_unknown_backend_fails_the_start_not_the_first_request(settings: Settings) -> None:
     app = create_app(settings)  # nothing is loaded yet: that is the lifespan's job

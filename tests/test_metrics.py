@@ -12,7 +12,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from conftest import ARTICLE, LiveServer, free_port
+from conftest import ARTICLE, RULES_DEFAULT, LiveServer, free_port
 from prometheus_client import CollectorRegistry, generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -97,7 +97,10 @@ def test_the_batcher_metrics_are_exposed_for_batched_backends() -> None:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[httpx.Client]:
-    with LiveServer(Settings()) as live, httpx.Client(base_url=live.url, timeout=30) as client:
+    with (
+        LiveServer(Settings(default_backend=RULES_DEFAULT)) as live,
+        httpx.Client(base_url=live.url, timeout=30) as client,
+    ):
         yield client
 
 
@@ -166,7 +169,7 @@ def test_the_exposition_is_prometheus_text(server: httpx.Client) -> None:
 def test_several_workers_report_one_sum(tmp_path: Path) -> None:
     """``serve --workers 2`` in multiprocess mode: whichever worker answers the scrape reports every worker's counts."""
     port = free_port()
-    env = {**os.environ, MULTIPROC_ENV: str(tmp_path)}
+    env = {**os.environ, MULTIPROC_ENV: str(tmp_path), "EXTRACT_DEFAULT_BACKEND": RULES_DEFAULT}
     command = [sys.executable, "-m", "service", "serve", "--workers", "2", "--port", str(port)]
     process = subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:

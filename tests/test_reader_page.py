@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from conftest import ARTICLE, KeepAllBackend, LiveServer
+from conftest import ARTICLE, RULES_DEFAULT, KeepAllBackend, LiveServer
 
 from service.backends.registry import BackendRegistry
 from service.settings import Settings
@@ -37,7 +37,7 @@ WAIT_MS = 20_000
 
 @pytest.fixture(scope="module")
 def reader_url(registry_with: Callable[..., BackendRegistry]) -> Iterator[str]:
-    with LiveServer(Settings(), registry=registry_with(KeepAllBackend())) as server:
+    with LiveServer(Settings(default_backend=RULES_DEFAULT), registry=registry_with(KeepAllBackend())) as server:
         yield server.url + "/"
 
 
