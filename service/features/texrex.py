@@ -130,7 +130,6 @@ _NUMERATORS = [_Q[numerator] for _, numerator, _, _ in _QUOTIENTS]
 _DENOMINATORS = [_Q[denominator] for _, _, denominator, _ in _QUOTIENTS]
 _SCALES = np.array([scale for _, _, _, scale in _QUOTIENTS])[:, None]
 _CONTAINER_GROUPS = np.arange(1, len(CONTAINERS) + 1)[:, None]
-_WINDOWS = ((1, "markup_bytes_1", "all_bytes_1"), (2, "markup_bytes_2", "all_bytes_2"))
 
 # Per element: its container group (1 + index in CONTAINERS, 0 for none) in the
 # low bits, whether it is an anchor or block-level, and its tag's length.
@@ -237,11 +236,11 @@ def texrex_features(document: Document, unit_of_leaf: np.ndarray) -> np.ndarray:
     q[: len(_COUNTS)] = counts
     q[_Q["one"]] = 1
     q[_Q["all_bytes"]] = q[_Q["markup_bytes"]] + q[_Q["utf8_bytes"]]
-    before = _prefix_sums(q[[_Q["markup_bytes"], _Q["all_bytes"]]].T).T  # sums over the units before each
-    position = np.arange(n_units)
-    for reach, markup_window, bytes_window in _WINDOWS:
-        low, high = np.maximum(position - reach, 0), np.minimum(position + reach + 1, n_units)
-        q[[_Q[markup_window], _Q[bytes_window]]] = before[:, high] - before[:, low]
+    padded = np.zeros((2, n_units + 4))  # markup and all bytes, two empty units beyond either end
+    padded[:, 2:-2] = q[[_Q["markup_bytes"], _Q["all_bytes"]]]
+    window = padded[:, 1:-3] + padded[:, 2:-2] + padded[:, 3:-1]  # the unit and one unit either side
+    q[[_Q["markup_bytes_1"], _Q["all_bytes_1"]]] = window
+    q[[_Q["markup_bytes_2"], _Q["all_bytes_2"]]] = window + padded[:, :-4] + padded[:, 4:]
     sentences = q[_Q["sentences"]] = text.sentences(unit_of_leaf)
     q[_Q["sentences_or_one"]] = np.maximum(sentences, 1)
     chars = q[_Q["chars"]]
@@ -257,7 +256,7 @@ def texrex_features(document: Document, unit_of_leaf: np.ndarray) -> np.ndarray:
     rows[_ROW["text_share"]] = chars / all_chars  # (3b)
     # (3c): the percentile of the unit's middle in the text mass, 0 at the 50th, 1 at the 0th and 100th
     rows[_ROW["text_mass_position"]] = np.abs(2 * (np.cumsum(chars) - chars / 2) / all_chars - 1)
-    rows[_ROW["block_position"]] = (position + 0.5) / n_units  # (3d)
+    rows[_ROW["block_position"]] = (np.arange(n_units) + 0.5) / n_units  # (3d)
     rows[_ROW["ends_with_punctuation"]] = (text.last_classes[last_leaf] & PUNCTUATION) != 0  # (5c)
     declared = doctype_of(document.doctype)
     rows[_ROW[_DOCTYPE_NAMES[0]] : _ROW[_DOCTYPE_NAMES[-1]] + 1] = np.array([[d == declared] for d in DOCTYPES])  # (6a)
