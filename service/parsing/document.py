@@ -10,6 +10,7 @@ derived from the element table on first use and cached.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -63,7 +64,7 @@ class Document:
     elem_parent: np.ndarray  # int32, -1 for the root
     elem_nth: np.ndarray  # int32, 1-based position among element siblings (CSS :nth-child)
     elem_path: np.ndarray  # int32, id of the element's root-to-element tag path
-    elem_attributes: list[dict[str, str | None]]  # as parsed; read through elem_tokens / elem_href
+    attribute_loader: Callable[[], list[dict[str, str | None]]]  # the elements' attributes, read on first use
     # Tag-path trie: path p is path_parent[p]'s path plus path_tag[p].
     path_parent: list[int]
     path_tag: list[str]
@@ -87,6 +88,11 @@ class Document:
         return len(self.texts)
 
     # -- derived per-element facts ----------------------------------------
+    @cached_property
+    def elem_attributes(self) -> list[dict[str, str | None]]:
+        """Every element's attributes, as parsed (read lazily: the hot path needs only tags)."""
+        return self.attribute_loader()
+
     @cached_property
     def elem_tokens(self) -> list[tuple[str, ...]]:
         """Every element's own id and class tokens, lower-cased."""

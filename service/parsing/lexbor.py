@@ -9,6 +9,7 @@ exactly the columns the rest of the pipeline reads.
 from __future__ import annotations
 
 import re
+from functools import partial
 
 import numpy as np
 from selectolax.lexbor import LexborHTMLParser, LexborNode
@@ -73,8 +74,8 @@ class _Builder:
     """Accumulates the element and block tables during one walk, a tuple per row."""
 
     def __init__(self) -> None:
-        # (tag, parent, nth, path id, attributes) per element
-        self.elements: list[tuple[str, int, int, int, dict[str, str | None]]] = []
+        # (tag, parent, nth, path id, node) per element; attributes are read from the node on demand
+        self.elements: list[tuple[str, int, int, int, LexborNode]] = []
         self.path_ids: dict[tuple[int, str], int] = {}
         # (text, element, child index, paragraph, in link, in pre, space before, break before) per block
         self.blocks: list[tuple[str, int, int, int, bool, bool, bool, bool]] = []
@@ -92,7 +93,7 @@ class _Builder:
 
         root_tag = root.tag or "html"  # Lexbor's root is always <html>
         path_ids[(-1, root_tag)] = 0
-        add_element((root_tag, -1, 1, 0, root.attributes))
+        add_element((root_tag, -1, 1, 0, root))
         tag: str | None
         elem = path = paragraph = 0
         in_link = in_pre = flattened = pending_space = pending_break = False
@@ -142,7 +143,7 @@ class _Builder:
                     path = path_ids.get(key)  # type: ignore[assignment]
                     if path is None:
                         path = path_ids[key] = len(path_ids)
-                    add_element((tag, parent, elem_index, path, node.attributes))
+                    add_element((tag, parent, elem_index, path, node))
                     if tag in block_level:
                         paragraph = elem
                 else:
@@ -161,7 +162,7 @@ class _Builder:
                 depth -= 1
 
     def document(self, *, title: str, lang: str, doctype: str, encoding: str, source_bytes: int) -> Document:
-        tags, parents, nths, paths, attributes = _columns(self.elements, 5)
+        tags, parents, nths, paths, nodes = _columns(self.elements, 5)
         texts, elems, children, paragraphs, in_link, in_pre, space, brk = _columns(self.blocks, 8)
         path_parent = [0] * len(self.path_ids)
         path_tag = [""] * len(self.path_ids)
@@ -173,7 +174,7 @@ class _Builder:
             elem_parent=np.asarray(parents, dtype=np.int32),
             elem_nth=np.asarray(nths, dtype=np.int32),
             elem_path=np.asarray(paths, dtype=np.int32),
-            elem_attributes=list(attributes),
+            attribute_loader=partial(_attributes_of, nodes),
             path_parent=path_parent,
             path_tag=path_tag,
             texts=list(texts),
@@ -190,6 +191,11 @@ class _Builder:
             encoding=encoding,
             source_bytes=source_bytes,
         )
+
+
+def _attributes_of(nodes: tuple[LexborNode, ...]) -> list[dict[str, str | None]]:
+    """Every element's attributes: read only when a backend or renderer asks (most requests never do)."""
+    return [node.attributes for node in nodes]
 
 
 def _columns(rows: list[tuple], width: int) -> list[tuple]:
