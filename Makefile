@@ -20,7 +20,8 @@ $(STAMP): pyproject.toml
 serve: install
 	$(BIN)/python -m service serve
 
-test: install
+# Lint first: a change that breaks ruff or mypy fails CI like a failing test.
+test: install lint
 	$(BIN)/python -m pytest -q
 
 lint: install

@@ -74,7 +74,9 @@ def measure_encodings(documents: list[Document]) -> list[dict[str, float]]:
     with tempfile.TemporaryDirectory() as folder:
         for units in PROJECTION_UNITS:
             dense, sparse = _sessions(encoder.width, units, Path(folder))
-            dense_ms, sparse_ms, build_ms = [], [], []
+            dense_ms: list[float] = []
+            sparse_ms: list[float] = []
+            build_ms: list[float] = []
             for page in encoded:
                 started = time.perf_counter()
                 matrix = page.dense()

@@ -139,5 +139,5 @@ def _atomic_write(path: Path, data: bytes) -> None:
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     with os.fdopen(handle, "wb") as stream:
         stream.write(data)
-    os.chmod(temporary, ARTIFACT_MODE)  # mkstemp makes files private; artifacts are read by the service's user
+    Path(temporary).chmod(ARTIFACT_MODE)  # mkstemp makes files private; artifacts are read by the service's user
     Path(temporary).replace(path)
