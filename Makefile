@@ -6,15 +6,16 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install serve test test-train lint eval-deps deploy-check k8s-render k8s-rules crd-schemas clean
+.PHONY: install serve test test-train lint deploy-check k8s-render k8s-rules crd-schemas clean
 
 install: $(STAMP)
 
-# Re-runs only when pyproject.toml changes; the package is installed editable.
+# Re-runs only when pyproject.toml changes; the package is installed editable, with the test tools
+# and the peers that `python -m service eval` and `bench` compare against.
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,eval]'
 	touch $(STAMP)
 
 serve: install
@@ -34,9 +35,6 @@ test-train: install
 	$(BIN)/python -m pip install --quiet -e '.[dev,train]'
 	$(BIN)/python -m pytest -q -m train
 
-# The peers that `python -m service eval` and `bench` compare against.
-eval-deps: install
-	$(BIN)/python -m pip install --quiet -e '.[dev,eval]'
 
 # The deployment checks alone (part of `make test`): hadolint, docker-compose config, kustomize with the
 # Kubernetes schemas, the operator's CRD schemas, promtool, and a real Prometheus scraping the service.
