@@ -124,3 +124,14 @@ def test_dense_windows_of_the_sparse_encoding_match_the_whole(backend: BilstmBac
     whole = encoded.dense()
     np.testing.assert_array_equal(encoded.dense(10, 50), whole[10:50])
     assert whole.shape[1] == backend.encoder.width
+
+
+def test_a_variant_is_served_under_its_own_name(tmp_path: Path) -> None:
+    store = copy_store(tmp_path)
+    manifest = json.loads(store.manifest_path.read_text())
+    manifest["models"]["bilstm_paper"] = {**manifest["models"]["bilstm"], "name": "bilstm_paper"}
+    store.manifest_path.write_text(json.dumps(manifest))
+    variant = BilstmBackend(store, model_name="bilstm_paper")
+    assert variant.name == "bilstm_paper"
+    document = parse_html((FIXTURES / "article.html").read_bytes())
+    np.testing.assert_array_equal(variant.classify(document).scores, BilstmBackend(store).classify(document).scores)

@@ -42,7 +42,6 @@ WARM_UP_PAGE = "<html><body><nav><a href='/'>Home</a></nav><p>A warm-up paragrap
 class BilstmBackend:
     """A verified BoilerNet ONNX model with its vocabulary."""
 
-    name = MODEL_NAME
     kind = "onnx"
     batched = True  # the HTTP layer sends its documents through a MicroBatcher
 
@@ -50,16 +49,18 @@ class BilstmBackend:
         self,
         store: ModelStore,
         *,
+        model_name: str = MODEL_NAME,
         providers: Sequence[str] = (CPU,),
         intra_op_threads: int = 1,
         window_blocks: int = DEFAULT_WINDOW_BLOCKS,
         overlap_blocks: int = DEFAULT_OVERLAP_BLOCKS,
         max_padded_blocks: int = DEFAULT_MAX_PADDED_BLOCKS,
     ) -> None:
-        entry, paths = store.verified(MODEL_NAME)
+        self.name = model_name  # "bilstm", or a variant trained under another name ("bilstm_paper")
+        entry, paths = store.verified(model_name)
         if (entry.feature_schema, entry.feature_schema_version) != (SCHEMA_NAME, SCHEMA_VERSION):
             raise ModelError(
-                f"model {MODEL_NAME!r} reads features {entry.feature_schema} v{entry.feature_schema_version}, "
+                f"model {model_name!r} reads features {entry.feature_schema} v{entry.feature_schema_version}, "
                 f"this code computes {SCHEMA_NAME} v{SCHEMA_VERSION}: retrain it"
             )
         self.encoder = BlockEncoder(
@@ -67,7 +68,7 @@ class BilstmBackend:
         )
         if self.encoder.width != entry.config["width"]:
             raise ModelError(
-                f"model {MODEL_NAME!r} expects {entry.config['width']} inputs, the encoder gives {self.encoder.width}"
+                f"model {model_name!r} expects {entry.config['width']} inputs, the encoder gives {self.encoder.width}"
             )
         self.entry = entry
         self.version = entry.version

@@ -53,6 +53,10 @@ class BackendRegistry:
         return backend
 
 
+# The BiLSTM models the store may hold: the shipped configuration and the paper's (`train bilstm --paper`).
+BILSTM_VARIANTS = frozenset({"bilstm", "bilstm_paper"})
+
+
 def default_registry(settings: Settings | None = None) -> BackendRegistry:
     """Every backend this installation ships, registered by name, configured by ``settings``."""
     chosen = settings or Settings()
@@ -61,11 +65,13 @@ def default_registry(settings: Settings | None = None) -> BackendRegistry:
     registry.register("grf", lambda: GrfBackend(resolve=registry.get))
     store = ModelStore(chosen.model_store_dir)
     trained = set(store.names())  # a model backend is offered only where its artifact is in the store
-    if "bilstm" in trained:
+    for name in sorted(trained & BILSTM_VARIANTS):
         registry.register(
-            "bilstm",
-            lambda: BilstmBackend(
+            name,
+            partial(
+                BilstmBackend,
                 store,
+                model_name=name,
                 providers=chosen.execution_providers,
                 intra_op_threads=chosen.onnx_intra_op_threads,
                 window_blocks=chosen.bilstm_window_blocks,
