@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import onnx
 
-from service.evaluation.metrics import PRF, word_prf, word_tokens
+from service.evaluation.metrics import PRF, Confusion, word_prf, word_tokens
 from service.features.boilernet import SCHEMA_NAME, SCHEMA_VERSION, BlockEncoder, build_vocabulary
 from service.models.store import ModelStore
 from service.output.render import render_text
@@ -148,9 +148,7 @@ def word_f1(part: EncodedPart, probabilities: list[np.ndarray], threshold: float
 
 def block_prf(part: EncodedPart, probabilities: list[np.ndarray], threshold: float) -> PRF:
     """Content-class block precision, recall and F1 pooled over all blocks."""
-    predicted = np.concatenate(probabilities) >= threshold
-    gold = np.concatenate(part.labels) >= 0.5
-    return PRF.from_counts(float((predicted & gold).sum()), float(predicted.sum()), float(gold.sum()))
+    return Confusion.of(np.concatenate(probabilities) >= threshold, np.concatenate(part.labels) >= 0.5).positive
 
 
 def _progress(label: str, done: int, total: int, *, loss: float, started: float) -> None:
