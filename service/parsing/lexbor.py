@@ -9,6 +9,7 @@ exactly the columns the rest of the pipeline reads.
 from __future__ import annotations
 
 import re
+from array import array
 from functools import partial
 
 import numpy as np
@@ -62,6 +63,7 @@ def parse_html(html: str | bytes, *, charset: str | None = None) -> Document:
     if root is not None:
         builder.walk(root)
     return builder.document(
+        tree,
         title=_title(tree) if root is not None else "",
         lang=(root.attrs.get("lang") or "") if root is not None else "",
         doctype=doctype_match.group(1).decode("ascii", "replace").strip().lower() if doctype_match else "",
@@ -71,29 +73,51 @@ def parse_html(html: str | bytes, *, charset: str | None = None) -> Document:
 
 
 class _Builder:
-    """Accumulates the element and block tables during one walk, a tuple per row."""
+    """Accumulates the element and block tables during one walk, a typed array per column.
+
+    Appending to ``array`` columns and handing their buffers to numpy costs
+    less than building a tuple per row and transposing the rows afterwards.
+    """
 
     def __init__(self) -> None:
-        # (tag, parent, nth, path id, node) per element; attributes are read from the node on demand
-        self.elements: list[tuple[str, int, int, int, LexborNode]] = []
+        self.elem_tag: list[str] = []
+        self.elem_parent = array("i")
+        self.elem_nth = array("i")  # 1-based position among element siblings
+        self.elem_path = array("i")
+        # The Lexbor node address of each element: keeping a Python node object per element would cost
+        # more than the whole element table; attributes are looked up by address when asked for.
+        self.elem_address = array("q")
         self.path_ids: dict[tuple[int, str], int] = {}
-        # (text, element, child index, paragraph, in link, in pre, space before, break before) per block
-        self.blocks: list[tuple[str, int, int, int, bool, bool, bool, bool]] = []
+        self.texts: list[str] = []
+        self.block_elem = array("i")
+        self.block_child = array("i")
+        self.block_paragraph = array("i")
+        self.block_in_link = array("b")
+        self.block_in_pre = array("b")
+        self.block_space_before = array("b")
+        self.block_break_before = array("b")
 
     def walk(self, root: LexborNode) -> None:
         """Depth-first over the tree with an explicit stack (no recursion limit).
 
-        The hot loop of the whole service: locals only, element recording
-        inlined, one tuple appended per row.
+        The hot loop of the whole service: locals only, recording inlined.
         """
-        add_block = self.blocks.append
-        elements, path_ids = self.elements, self.path_ids
-        add_element = elements.append
+        add_text, add_block_elem, add_child = self.texts.append, self.block_elem.append, self.block_child.append
+        add_paragraph, add_in_link = self.block_paragraph.append, self.block_in_link.append
+        add_in_pre, add_space = self.block_in_pre.append, self.block_space_before.append
+        add_break = self.block_break_before.append
+        add_tag, add_parent, add_nth = self.elem_tag.append, self.elem_parent.append, self.elem_nth.append
+        add_path, add_address = self.elem_path.append, self.elem_address.append
+        path_ids, elem_tags = self.path_ids, self.elem_tag
         skipped, block_level, preformatted = _SKIPPED_NODES, BLOCK_LEVEL_TAGS, PREFORMATTED_TAGS
 
         root_tag = root.tag or "html"  # Lexbor's root is always <html>
         path_ids[(-1, root_tag)] = 0
-        add_element((root_tag, -1, 1, 0, root))
+        add_tag(root_tag)
+        add_parent(-1)
+        add_nth(1)
+        add_path(0)
+        add_address(root.mem_id)
         tag: str | None
         elem = path = paragraph = 0
         in_link = in_pre = flattened = pending_space = pending_break = False
@@ -111,18 +135,14 @@ class _Builder:
                         if in_pre and raw and "\n" in raw:  # a line break between highlighted spans
                             pending_break = True
                         continue
-                    add_block(
-                        (
-                            raw.strip("\r\n") if in_pre else " ".join(raw.split()),
-                            elem,
-                            -1 if flattened else child_index - 1,
-                            paragraph,
-                            in_link,
-                            in_pre,
-                            pending_space or raw[0].isspace(),
-                            pending_break or (in_pre and raw[0] in "\r\n"),
-                        )
-                    )
+                    add_text(raw.strip("\r\n") if in_pre else " ".join(raw.split()))
+                    add_block_elem(elem)
+                    add_child(-1 if flattened else child_index - 1)
+                    add_paragraph(paragraph)
+                    add_in_link(in_link)
+                    add_in_pre(in_pre)
+                    add_space(pending_space or raw[0].isspace())
+                    add_break(pending_break or (in_pre and raw[0] in "\r\n"))
                     pending_space = raw[-1].isspace()
                     pending_break = in_pre and raw[-1] in "\r\n"
                     continue
@@ -137,13 +157,16 @@ class _Builder:
                 stack.append((children, elem, path, paragraph, in_link, in_pre, flattened, child_index, elem_index))
                 depth += 1
                 if depth < MAX_DEPTH:
-                    parent = elem
-                    elem = len(elements)
+                    add_parent(elem)
+                    elem = len(elem_tags)
                     key = (path, tag)
                     path = path_ids.get(key)  # type: ignore[assignment]
                     if path is None:
                         path = path_ids[key] = len(path_ids)
-                    add_element((tag, parent, elem_index, path, node))
+                    add_tag(tag)
+                    add_nth(elem_index)
+                    add_path(path)
+                    add_address(node.mem_id)
                     if tag in block_level:
                         paragraph = elem
                 else:
@@ -161,30 +184,30 @@ class _Builder:
                 children, elem, path, paragraph, in_link, in_pre, flattened, child_index, elem_index = stack.pop()
                 depth -= 1
 
-    def document(self, *, title: str, lang: str, doctype: str, encoding: str, source_bytes: int) -> Document:
-        tags, parents, nths, paths, nodes = _columns(self.elements, 5)
-        texts, elems, children, paragraphs, in_link, in_pre, space, brk = _columns(self.blocks, 8)
+    def document(
+        self, tree: LexborHTMLParser, *, title: str, lang: str, doctype: str, encoding: str, source_bytes: int
+    ) -> Document:
         path_parent = [0] * len(self.path_ids)
         path_tag = [""] * len(self.path_ids)
         for (parent_path, tag), path in self.path_ids.items():
             path_parent[path] = parent_path
             path_tag[path] = tag
         return Document(
-            elem_tag=list(tags),
-            elem_parent=np.asarray(parents, dtype=np.int32),
-            elem_nth=np.asarray(nths, dtype=np.int32),
-            elem_path=np.asarray(paths, dtype=np.int32),
-            attribute_loader=partial(_attributes_of, nodes),
+            elem_tag=self.elem_tag,
+            elem_parent=_int32(self.elem_parent),
+            elem_nth=_int32(self.elem_nth),
+            elem_path=_int32(self.elem_path),
+            attribute_loader=partial(_attributes_of, tree, self.elem_address),
             path_parent=path_parent,
             path_tag=path_tag,
-            texts=list(texts),
-            block_elem=np.asarray(elems, dtype=np.int32),
-            block_child=np.asarray(children, dtype=np.int32),
-            block_paragraph=np.asarray(paragraphs, dtype=np.int32),
-            block_in_link=np.asarray(in_link, dtype=bool),
-            block_in_pre=np.asarray(in_pre, dtype=bool),
-            block_space_before=np.asarray(space, dtype=bool),
-            block_break_before=np.asarray(brk, dtype=bool),
+            texts=self.texts,
+            block_elem=_int32(self.block_elem),
+            block_child=_int32(self.block_child),
+            block_paragraph=_int32(self.block_paragraph),
+            block_in_link=_bool(self.block_in_link),
+            block_in_pre=_bool(self.block_in_pre),
+            block_space_before=_bool(self.block_space_before),
+            block_break_before=_bool(self.block_break_before),
             title=title,
             lang=lang,
             doctype=doctype,
@@ -193,11 +216,28 @@ class _Builder:
         )
 
 
-def _attributes_of(nodes: tuple[LexborNode, ...]) -> list[dict[str, str | None]]:
-    """Every element's attributes: read only when a backend or renderer asks (most requests never do)."""
-    return [node.attributes for node in nodes]
+def _int32(column: array) -> np.ndarray:
+    """The column as an int32 array (its buffer, not a copy; C int is 32 bits on every platform numpy supports)."""
+    return np.frombuffer(column, dtype=np.int32) if column else np.zeros(0, dtype=np.int32)
 
 
-def _columns(rows: list[tuple], width: int) -> list[tuple]:
-    """Transpose row tuples into column tuples (empty columns for no rows)."""
-    return list(zip(*rows)) if rows else [()] * width  # noqa: B905 - rows are uniform by construction
+def _bool(column: array) -> np.ndarray:
+    """The 0/1 byte column as a bool array (its buffer, not a copy)."""
+    return np.frombuffer(column, dtype=np.bool_) if column else np.zeros(0, dtype=bool)
+
+
+def _attributes_of(tree: LexborHTMLParser, addresses: array) -> list[dict[str, str | None]]:
+    """Every recorded element's attributes: read only when a backend or renderer asks (most requests never do).
+
+    One pass over the tree, which the document keeps alive for this; elements
+    the walk did not record (skipped subtrees, beyond the depth cap) are passed over.
+    """
+    element_of = {address: elem for elem, address in enumerate(addresses)}
+    out: list[dict[str, str | None]] = [{} for _ in addresses]
+    root = tree.root
+    if root is not None:
+        for node in root.traverse():
+            elem = element_of.get(node.mem_id)
+            if elem is not None:
+                out[elem] = node.attributes
+    return out
