@@ -14,6 +14,7 @@ import random
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -123,14 +124,32 @@ def class_weights(part: EncodedPart) -> tuple[float, float]:
     return total / (2 * max(total - positives, 1.0)), total / (2 * max(positives, 1.0))
 
 
-def predict(model: keras.Model, part: EncodedPart, width: int, batch_docs: int = 8) -> list[np.ndarray]:
+Forward = Callable[[np.ndarray, np.ndarray], "tf.Tensor"]
+
+
+def compiled_forward(model: keras.Model) -> Forward:
+    """The masked network's inference as one TensorFlow graph.
+
+    Called eagerly, Keras runs the LSTMs' time loop step by step in Python:
+    validating one epoch took longer than training it.
+    """
+    import tensorflow as tf  # noqa: PLC0415 - training dependency
+
+    @tf.function(reduce_retracing=True)
+    def forward(blocks: tf.Tensor, lengths: tf.Tensor) -> tf.Tensor:
+        return model([blocks, lengths], training=False)
+
+    return forward
+
+
+def predict(forward: Forward, part: EncodedPart, width: int, batch_docs: int = 8) -> list[np.ndarray]:
     """Content probabilities per document (Keras, masked), in batches of similar length."""
     order = sorted(range(len(part.inputs)), key=lambda i: len(part.inputs[i]))
     out: list[np.ndarray] = [np.empty(0)] * len(part.inputs)
     for start in range(0, len(order), batch_docs):
         chunk = order[start : start + batch_docs]
         blocks, lengths = pad_batch([part.inputs[i] for i in chunk], width)
-        probability = model([blocks, lengths], training=False).numpy()
+        probability = forward(blocks, lengths).numpy()
         for row, i in enumerate(chunk):
             out[i] = probability[row, : lengths[row]]
     return out
@@ -200,6 +219,7 @@ def train(args: argparse.Namespace) -> int:
         optimizer.apply_gradients(zip(gradients, model.trainable_variables, strict=True))
         return loss
 
+    forward = compiled_forward(model)
     rng = random.Random(args.seed)
     best = Best(f1=-1.0, epoch=0, weights=[])
     history = []
@@ -212,7 +232,7 @@ def train(args: argparse.Namespace) -> int:
             labels, _ = pad_batch([windows[i][1][:, None] for i in batch], 1)
             losses.append(float(step(blocks, lengths, labels[:, :, 0])))
             _progress(f"epoch {epoch}/{args.epochs}", done, len(batches), loss=float(np.mean(losses)), started=started)
-        probabilities = predict(model, validation, width)
+        probabilities = predict(forward, validation, width)
         f1 = word_f1(validation, probabilities, 0.5)
         seconds = time.perf_counter() - started
         history.append({"epoch": epoch, "loss": float(np.mean(losses)), "validation_word_f1": f1, "seconds": seconds})
@@ -223,14 +243,14 @@ def train(args: argparse.Namespace) -> int:
             print(f"no better validation F1 for {args.patience} epochs: stopping", file=sys.stderr)
             break
     model.set_weights(best.weights)
-    probabilities = predict(model, validation, width)
+    probabilities = predict(forward, validation, width)
     by_threshold = {float(t): word_f1(validation, probabilities, float(t)) for t in THRESHOLDS}
     threshold = max(by_threshold, key=lambda t: (by_threshold[t], -abs(t - 0.5)))
     blocks_prf = block_prf(validation, probabilities, threshold)
     print(f"best epoch {best.epoch}, threshold {threshold}: word-F1 {by_threshold[threshold]:.4f}", file=sys.stderr)
 
     proto = export_onnx(model, width, config)
-    parity = check_parity(model, proto, validation, width)
+    parity = check_parity(forward, proto, validation, width)
     store = ModelStore(args.out)
     entry = store.write(
         {
@@ -273,7 +293,7 @@ def train(args: argparse.Namespace) -> int:
     return 0
 
 
-def check_parity(model: keras.Model, proto: onnx.ModelProto, validation: EncodedPart, width: int) -> float:
+def check_parity(forward: Forward, proto: onnx.ModelProto, validation: EncodedPart, width: int) -> float:
     """Max |Keras − ONNX Runtime| over validation documents, batched with padding; raises above tolerance."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "model.onnx"
@@ -284,7 +304,7 @@ def check_parity(model: keras.Model, proto: onnx.ModelProto, validation: Encoded
             validation.inputs[:PARITY_DOCUMENTS],
             validation.labels[:PARITY_DOCUMENTS],
         )
-        keras_out = predict(model, sample, width)
+        keras_out = predict(forward, sample, width)
         worst = 0.0
         for start in range(0, len(sample.inputs), 8):
             blocks, lengths = pad_batch(sample.inputs[start : start + 8], width)
