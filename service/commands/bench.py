@@ -4,6 +4,9 @@ Each system (the parse-only floor, each backend, each peer) runs in its own
 child process pinned to one CPU core, over the same raw pages (scripts and
 styles included), so peak RSS is its own and imports don't leak between
 systems. Reports docs/s, ms/doc p50/p99 and peak RSS, as a table and JSON.
+
+``--http`` load-tests a real server on 127.0.0.1 instead
+(:mod:`service.commands.loadtest`, imported only then).
 """
 
 from __future__ import annotations
@@ -40,6 +43,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--input-encodings", action="store_true", help="measure the BiLSTM's dense vs sparse input projection instead"
     )
     parser.add_argument("--system", default=None, help=argparse.SUPPRESS)  # internal: run one system
+    _add_http_arguments(parser)
+
+
+def _add_http_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--http`` and its options (``--data``, ``--backends``, ``--limit``, ``--json`` shared; ``--core``: server)."""
+    group = parser.add_argument_group("HTTP load test (--http)")
+    group.add_argument("--http", action="store_true", help="load-test a real server on 127.0.0.1 instead")
+    group.add_argument("--concurrency", default="1,8,64", help="comma-separated concurrency levels")
+    group.add_argument("--requests", type=int, default=0, help="most requests per level (0: one per page)")
+    group.add_argument("--duration", type=float, default=60.0, help="most seconds per level")
+    group.add_argument("--workers", type=int, default=None, help="server worker processes (default EXTRACT_WORKERS)")
+    group.add_argument("--server-cores", default=None, help="comma-separated cores for the server (default: --core)")
+    group.add_argument("--client-core", type=int, default=1, help="core the load generator is pinned to")
+    group.add_argument("--client", choices=("raw", "httpx"), default="raw", help="asyncio streams or httpx")
+    group.add_argument("--overload-limit", type=int, default=2, help="EXTRACT_MAX_IN_FLIGHT of the overload round")
+    group.add_argument("--overload-requests", type=int, default=1000, help="requests in the overload round (0: none)")
+    group.add_argument("--overload-concurrency", type=int, default=64, help="requests at once in the overload round")
+    group.add_argument("--no-inprocess", action="store_true", help="skip the in-process comparison at concurrency 1")
 
 
 def load_pages(data_dir: Path, limit: int = 0) -> list[bytes]:
@@ -119,6 +140,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.input_encodings:
         return _bench_encodings(data_dir, args)
+    if args.http:
+        from service.commands.loadtest import run as run_http  # noqa: PLC0415 - httpx and asyncio only when asked
+
+        return run_http(args, data_dir, _cpu_model())
     names = [PARSE_FLOOR]
     names += [n for n in args.backends.split(",") if n]
     names += [f"peer:{n}" for n in args.peers.split(",") if n]

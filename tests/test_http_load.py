@@ -1,0 +1,70 @@
+"""The HTTP load test (``bench --http``) at small scale against a real server on 127.0.0.1.
+
+Correctness only, never timings: every request answered once, 200s in the
+normal rounds, 200s or 429s with Retry-After in the overload round, no 5xx,
+no transport error, and the server counted what the client sent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import pytest
+
+from service.commands import bench
+from service.commands.loadtest import LoadConfig, load_pages, load_test, passed
+
+pytestmark = pytest.mark.timeout(60)
+
+PAGES = Path(__file__).parent / "fixtures" / "eval" / "wcxb"  # three raw pages, .html and .html.gz
+REQUESTS = 30
+
+
+def test_rounds_and_overload_answer_every_request_correctly() -> None:
+    pages = load_pages(PAGES)
+    config = LoadConfig(
+        backend="boilerpipe",
+        data_dir=PAGES,
+        concurrency=(1, 8),
+        requests=REQUESTS,
+        overload_limit=1,
+        overload_requests=40,
+        overload_concurrency=16,
+    )
+    result = load_test(config, pages, log=lambda _: None)
+
+    for row in result["rounds"]:
+        assert row["requests"] == REQUESTS
+        assert row["statuses"] == {"200": REQUESTS}
+        assert row["server_errors"] == row["transport_errors"] == 0
+        assert row["app_ms"]["p50"] is not None  # every answer carried Server-Timing
+        assert row["pipeline_ms"]["p50"] is not None
+    assert result["server_counted"] == result["client_sent"] == 2 * REQUESTS
+
+    cost = result["overhead"]  # figures exist; their size is not a test's business
+    assert set(cost) >= {"http_minus_inprocess_p50_ms", "cpu_overhead_ms", "app_minus_pipeline_ms"}
+
+    over = result["overload"]
+    assert over["sent"] == over["answered"] == over["server_counted"] == 40
+    assert over["ok"] + over["rejected"] == 40
+    assert over["ok"] >= 1
+    assert over["rejected_without_retry_after"] == 0
+    assert over["server_errors"] == over["transport_errors"] == over["other"] == 0
+    assert not over["duplicate_or_missing"]
+    assert passed(result)
+
+
+def test_the_bench_command_runs_it_and_writes_json(tmp_path: Path) -> None:
+    parser = argparse.ArgumentParser()
+    bench.add_arguments(parser)
+    out = tmp_path / "load.json"
+    small = ["--concurrency", "2", "--requests", "6", "--overload-requests", "0", "--no-inprocess"]
+    args = parser.parse_args(["--http", "--data", str(PAGES), *small, "--client", "httpx", "--json", str(out)])
+    assert bench.run(args) == 0
+    written = json.loads(out.read_text())
+    assert written["workers"] >= 1
+    (result,) = written["results"]
+    assert result["rounds"][0]["statuses"] == {"200": 6}
+    assert "overload" not in result
