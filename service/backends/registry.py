@@ -8,6 +8,7 @@ from functools import partial
 from service.backends.base import Backend
 from service.backends.bilstm import BilstmBackend
 from service.backends.boilerpipe import BoilerpipeBackend
+from service.backends.ensemble import is_ensemble, load_ensemble, servable
 from service.backends.grf import GrfBackend
 from service.backends.mlp import load_mlp
 from service.backends.svm import load_svm
@@ -82,4 +83,10 @@ def default_registry(settings: Settings | None = None) -> BackendRegistry:
     for name, load in (("svm", load_svm), ("mlp", load_mlp)):
         if name in trained:
             registry.register(name, partial(load, store, chosen.execution_providers, chosen.onnx_intra_op_threads))
+    # Ensembles (`train ensemble`): their members are found by name in this registry, each built once.
+    for name in sorted(n for n in trained if is_ensemble(n) and servable(store, n)):
+        registry.register(
+            name,
+            partial(load_ensemble, store, name, registry.get, chosen.execution_providers, chosen.onnx_intra_op_threads),
+        )
     return registry

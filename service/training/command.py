@@ -19,6 +19,7 @@ TRAINERS: dict[str, str] = {
     "bilstm": "service.training.bilstm",
     "svm": "service.training.svm",
     "mlp": "service.training.mlp",
+    "ensemble": "service.training.ensemble",
 }
 DEFAULT_SEED = 20261121
 
