@@ -1,7 +1,6 @@
 import numpy as np
 import pytest
 
-from service.features.shallow import leaf_units, paragraph_units
 from service.features.svm import (
     N_FEATURES,
     POSITION_BUCKETS,
@@ -14,6 +13,7 @@ from service.features.svm import (
     token_flags,
     unit_token_sets,
 )
+from service.features.units import leaf_units, paragraph_units
 from service.parsing.lexbor import parse_html
 
 TOKENS = ["nav", "menu", "footer", "widget", "sidebar", "module", "right", "dropdown", "cat", "navigation"]

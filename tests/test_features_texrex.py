@@ -1,7 +1,6 @@
 import numpy as np
 import pytest
 
-from service.features.shallow import leaf_units, paragraph_units
 from service.features.texrex import (
     ATTRIBUTE_BYTES,
     EMPTY_BLOCKS_SCALE,
@@ -15,6 +14,7 @@ from service.features.texrex import (
     doctype_of,
     texrex_features,
 )
+from service.features.units import leaf_units, paragraph_units
 from service.parsing.lexbor import parse_html
 
 PAGE = (

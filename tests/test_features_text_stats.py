@@ -1,6 +1,8 @@
 import numpy as np
 
+from service.features.shallow import text_features, words_of
 from service.features.text_stats import MAX_COUNTED_CHARS, PUNCTUATION, TERMINATOR, JoinedText
+from service.parsing.lexbor import parse_html
 
 
 def stats(*texts: str) -> JoinedText:
@@ -87,3 +89,34 @@ def test_a_huge_leaf_is_counted_over_its_head_only():
     assert text.letters[0] == MAX_COUNTED_CHARS
     assert text.chars[0] == MAX_COUNTED_CHARS + 10
     assert text.letters[1] == 1
+
+
+def _regex_words(texts: list[str]) -> tuple[list[int], list[int]]:
+    """(leaf, length) of every word by the shallow features' regex, the definition the table must match."""
+    pairs = [(leaf, len(word)) for leaf, text in enumerate(texts) for word in words_of(text)]
+    return [leaf for leaf, _ in pairs], [length for _, length in pairs]
+
+
+def test_words_from_the_table_match_the_regex() -> None:
+    rng = np.random.default_rng(7)
+    alphabet = list("ab Z9_-|.,'  \t\n\u00a0\u2003½³Ⅻ日本語ßÄ»«©—…\u200b\u0301")
+    for _ in range(300):
+        texts = ["".join(rng.choice(alphabet, size=rng.integers(0, 30))) for _ in range(rng.integers(1, 6))]
+        words = JoinedText.of(texts).words
+        assert words is not None
+        leaves, lengths = _regex_words(texts)
+        assert words[0].tolist() == leaves, texts
+        assert words[1].tolist() == lengths, texts
+
+
+def test_words_defer_to_the_regex_beyond_the_basic_plane_and_for_cut_leaves() -> None:
+    assert JoinedText.of(["emoji 😀 here"]).words is None  # two code units, one character
+    assert JoinedText.of(["x" * (MAX_COUNTED_CHARS + 1)]).words is None
+    assert JoinedText.of(["", "  "]).words is not None
+    empty = JoinedText.of(["", "  "]).words
+    assert empty is not None and empty[0].size == 0
+
+
+def test_shallow_features_agree_with_the_regex_when_the_table_cannot_say() -> None:
+    document = parse_html("<p>Grinning 😀 face, 𝔘nicode words</p><p>two words</p>")
+    assert text_features(document).words.tolist() == [4, 2]  # "😀" is no word; "𝔘nicode" is one

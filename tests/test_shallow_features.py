@@ -8,14 +8,13 @@ from service.features.shallow import (
     SCHEMA_VERSION,
     count_words,
     following,
-    leaf_units,
-    paragraph_units,
     previous,
     text_density,
     text_features,
     words_of,
     wrapped_lines,
 )
+from service.features.units import leaf_units, paragraph_units
 from service.parsing.lexbor import parse_html
 
 

@@ -7,7 +7,7 @@ Two stages, as in the tree-filter paper (``boilerpipe-tree-filter.txt``):
    Text Features", WSDM 2010; boilerpipe 1.2), a decision tree over the
    shallow features of the text block and its two neighbours, with the
    published thresholds. Text blocks are
-   :func:`~service.features.shallow.paragraph_units`: inline leaves of one
+   :func:`~service.features.units.paragraph_units`: inline leaves of one
    block-level element, split at ``<br>``. The tree is written out as an
    ordered cascade of named rules: the first rule whose condition holds
    decides.

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from service.backends.base import BlockLabels
-from service.features.shallow import UNITS
+from service.features.units import UNITS
 from service.models.store import ModelEntry, ModelError, ModelStore
 from service.parsing.document import Document
 from service.parsing.lexbor import parse_html

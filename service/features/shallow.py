@@ -20,12 +20,12 @@ word
     One difference from Boilerpipe remains: its tokenizer also splits at
     symbols other than ``"'.,!@-:;$?()/``, so it counts ``"a|b"`` as two.
 unit
-    A run of consecutive leaves. :func:`paragraph_units` gives Boilerpipe's
+    A run of consecutive leaves. :func:`~service.features.units.paragraph_units` gives Boilerpipe's
     text blocks: inline leaves of one block-level element form one unit;
     units break where the nearest block-level ancestor changes and at every
     ``<br>`` (Boilerpipe's HTML handler flushes its block at every tag it does
     not know as inline, ``<br>`` included). Headings are block-level, so a
-    heading is always a unit of its own. :func:`leaf_units` makes every leaf
+    heading is always a unit of its own. :func:`~service.features.units.leaf_units` makes every leaf
     its own unit.
 link density
     Words of the unit's leaves inside an ``<a>``, divided by the unit's words
@@ -52,6 +52,8 @@ from itertools import chain
 
 import numpy as np
 
+from service.features.text_stats import joined_text
+from service.features.units import paragraph_units
 from service.parsing.document import Document
 
 # Bump when a definition above changes: stored feature matrices and models
@@ -103,31 +105,6 @@ def text_density(text: str, width: int = LINE_WIDTH) -> float:
     """Kohlschütter's text density of one string: words per wrapped line."""
     words, lines = wrapped_lines([len(w) for w in _WORD.findall(text)], width)
     return words / lines
-
-
-def paragraph_units(document: Document, *, split_at_breaks: bool = True) -> np.ndarray:
-    """Boilerpipe's text blocks: the unit id (0, 1, ...) of every leaf.
-
-    A new unit starts at the first leaf, where the nearest block-level
-    ancestor (``block_paragraph``) differs from the previous leaf's, and, when
-    ``split_at_breaks``, after a ``<br>``. ``<div>A<p>B</p>C</div>`` thus
-    gives three units although A and C share their paragraph element.
-    """
-    n = len(document)
-    if n == 0:
-        return np.zeros(0, dtype=np.int32)
-    paragraph = document.block_paragraph
-    starts = np.empty(n, dtype=bool)
-    starts[0] = True
-    np.not_equal(paragraph[1:], paragraph[:-1], out=starts[1:])
-    if split_at_breaks:
-        starts[1:] |= document.block_break_before[1:]
-    return (np.cumsum(starts, dtype=np.int32) - 1).astype(np.int32, copy=False)
-
-
-def leaf_units(document: Document) -> np.ndarray:
-    """Every leaf its own unit (BoilerNet's granularity)."""
-    return np.arange(len(document), dtype=np.int32)
 
 
 def previous(values: np.ndarray, fill: float = 0) -> np.ndarray:
@@ -192,11 +169,11 @@ class TextFeatures:
 
 
 def text_features(document: Document, unit_of_leaf: np.ndarray | None = None) -> TextFeatures:
-    """Shallow features of ``document`` per unit (default: :func:`paragraph_units`).
+    """Shallow features of ``document`` per unit (default: :func:`~service.features.units.paragraph_units`).
 
     ``unit_of_leaf`` must number units 0, 1, ... in document order with each
-    unit's leaves consecutive, as :func:`paragraph_units` and
-    :func:`leaf_units` do.
+    unit's leaves consecutive, as :func:`~service.features.units.paragraph_units` and
+    :func:`~service.features.units.leaf_units` do.
     """
     if unit_of_leaf is None:
         unit_of_leaf = paragraph_units(document)
@@ -204,11 +181,16 @@ def text_features(document: Document, unit_of_leaf: np.ndarray | None = None) ->
     texts = document.texts
     n_units = int(unit_of_leaf[-1]) + 1 if len(unit_of_leaf) else 0
 
-    # The one Python pass over the text: words per leaf, and every word's length.
-    tokens = [_WORD.findall(t) for t in texts]
-    leaf_words = np.fromiter(map(len, tokens), dtype=np.int32, count=len(texts))
-    leaf_chars = np.fromiter(map(len, texts), dtype=np.int32, count=len(texts))
-    word_lengths = np.fromiter(map(len, chain.from_iterable(tokens)), dtype=np.int32)
+    # Words per leaf and every word's length: from the shared character table, or the regex where it cannot say.
+    joined = joined_text(document)
+    if joined.words is not None:
+        word_leaf, word_lengths = joined.words
+        leaf_words = np.bincount(word_leaf, minlength=len(texts)).astype(np.int32)
+    else:
+        tokens = [_WORD.findall(t) for t in texts]
+        leaf_words = np.fromiter(map(len, tokens), dtype=np.int32, count=len(texts))
+        word_lengths = np.fromiter(map(len, chain.from_iterable(tokens)), dtype=np.int32)
+    leaf_chars = joined.chars
 
     words = np.bincount(unit_of_leaf, weights=leaf_words, minlength=n_units).astype(np.int32)
     link_words = np.bincount(
@@ -238,12 +220,3 @@ def text_features(document: Document, unit_of_leaf: np.ndarray | None = None) ->
         chars=chars,
         text_density=density,
     )
-
-
-# The unit kinds a model can be trained on, by the name its manifest records.
-UNITS = {"leaves": leaf_units, "paragraphs": paragraph_units}
-
-
-def count_units(unit_of_leaf: np.ndarray) -> int:
-    """How many units a ``unit_of_leaf`` numbering (0, 1, ... in document order) has."""
-    return int(unit_of_leaf[-1]) + 1 if len(unit_of_leaf) else 0

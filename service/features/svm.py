@@ -33,8 +33,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from service.features.shallow import count_units, previous, text_features
-from service.features.text_stats import JoinedText
+from service.features.shallow import previous, text_features
+from service.features.text_stats import joined_text
+from service.features.units import count_units
 from service.parsing.document import Document
 
 SCHEMA_NAME = "svm-features"
@@ -113,7 +114,7 @@ def svm_features(document: Document, unit_of_leaf: np.ndarray, tokens: Sequence[
         return out
     shallow = text_features(document, unit_of_leaf)
     words = shallow.words.astype(np.float64)
-    sentences = JoinedText.of(document.texts).sentences(unit_of_leaf)
+    sentences = joined_text(document).sentences(unit_of_leaf)
     sentence_length = np.divide(words, sentences, out=np.zeros(n_units), where=sentences > 0)
     density = shallow.text_density.astype(np.float64)
     columns = (

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from service.features.shallow import count_units
-from service.features.text_stats import COUNTS, EVENTS, PUNCTUATION, JoinedText
+from service.features.text_stats import COUNTS, EVENTS, PUNCTUATION, joined_text
+from service.features.units import count_units
 from service.parsing.document import BLOCK_LEVEL_TAGS, Document
 
 SCHEMA_NAME = "texrex-features"
@@ -202,8 +202,8 @@ def texrex_features(document: Document, unit_of_leaf: np.ndarray) -> np.ndarray:
     """The :data:`FEATURE_NAMES` of every unit, a float32 matrix (units × 37), each in [0, 1].
 
     ``unit_of_leaf`` numbers units 0, 1, ... in document order, each unit's
-    leaves consecutive (:func:`~service.features.shallow.paragraph_units`,
-    :func:`~service.features.shallow.leaf_units`).
+    leaves consecutive (:func:`~service.features.units.paragraph_units`,
+    :func:`~service.features.units.leaf_units`).
     """
     n_leaves = len(document)
     n_units = count_units(unit_of_leaf)
@@ -219,7 +219,7 @@ def texrex_features(document: Document, unit_of_leaf: np.ndarray) -> np.ndarray:
     per_element[:, 1] = (info & _ANCHOR) != 0
     per_element[:, 2] = ((info & _BLOCK_LEVEL) != 0) & ~_holds_text(document)  # empty block-level elements
     charged = _charged_to_leaves(document, per_element)
-    text = JoinedText.of(document.texts)
+    text = joined_text(document)
     per_leaf = np.concatenate(
         [charged, text.counts, text.events, text.chars[:, None], text.lengths[:, None]], axis=1, dtype=np.float64
     )  # columns in _COUNTS order

@@ -1,4 +1,4 @@
-"""Per-leaf character counts over one joined string, without a Python loop per leaf.
+r"""Per-leaf character counts over one joined string, without a Python loop per leaf.
 
 The SVM and texrex features count letters, digits, punctuation, sentence
 ends, e-mail addresses, URLs and hashtags in every text leaf. A handful of
@@ -13,6 +13,12 @@ Definitions (one place, used by every schema that reads them):
 
 letter, uppercase, digit
     ``str.isalpha``, ``str.isupper``, ``str.isdigit`` of the code unit.
+word
+    As :mod:`service.features.shallow` defines it: a white-space token with
+    a ``str.isalnum`` character (what the regex ``[^\W_]`` matches). The
+    table answers exactly where every leaf is counted whole and lies in the
+    Basic Multilingual Plane; elsewhere :attr:`JoinedText.words` is None and
+    the caller tokenizes with the regex.
     Characters outside the Basic Multilingual Plane (emoji, rare CJK) are
     two surrogate code units and count as none of these.
 punctuation
@@ -42,10 +48,12 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, cached_property
+from weakref import WeakKeyDictionary
 
 import numpy as np
 
-from service.features.shallow import count_units
+from service.features.units import count_units
+from service.parsing.document import Document
 
 # Class bits of one code unit.
 LETTER = 1
@@ -54,6 +62,7 @@ DIGIT = 4
 PUNCTUATION = 8
 SPACE = 16  # white space, and the NUL between leaves
 TERMINATOR = 32
+WORD = 64  # str.isalnum: a character that makes a white-space token a word
 ALNUM = LETTER | DIGIT
 
 SENTENCE_TERMINATORS = ".!?…‼⁇⁈⁉。！？"
@@ -100,6 +109,7 @@ def _tables() -> tuple[np.ndarray, np.ndarray]:
             | PUNCTUATION * unicodedata.category(char).startswith("P")
             | SPACE * char.isspace()
             | TERMINATOR * (char in SENTENCE_TERMINATORS)
+            | WORD * char.isalnum()
         )
         classes[unit] = bits
         weights[unit, :4] = [bool(bits & LETTER), bool(bits & DIGIT), bool(bits & PUNCTUATION), bool(bits & UPPER)]
@@ -152,6 +162,26 @@ class JoinedText:
 
     def __len__(self) -> int:
         return len(self.starts)
+
+    @cached_property
+    def words(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """(leaf, length) of every word in document order (int64 each); None where the table cannot say.
+
+        Tokens are the runs of non-space code units (the separators are
+        space, so no token spans two leaves); a token is a word if any of
+        its code units is. None when a leaf was cut at MAX_COUNTED_CHARS or
+        holds a character beyond U+FFFF (its code units are not characters).
+        """
+        if not np.array_equal(self.lengths, self.chars):
+            return None
+        in_token = (self.classes & SPACE) == 0
+        edges = np.flatnonzero(in_token[1:] != in_token[:-1]) + 1  # the text starts and ends with space
+        starts, ends = edges[0::2], edges[1::2]
+        if not len(starts):
+            return _NOWHERE, _NOWHERE
+        worded = np.logical_or.reduceat((self.classes & WORD) != 0, starts)  # a token and the space after it
+        starts = starts[worded]
+        return np.searchsorted(self.starts, starts, side="right") - 1, ends[worded] - starts
 
     @property
     def ends(self) -> np.ndarray:
@@ -231,3 +261,17 @@ class JoinedText:
             last_classes = last_classes[np.flatnonzero(np.diff(unit_of_leaf, append=n_units) != 0)]
         unfinished = (worded > 0) & ((last_classes & TERMINATOR) == 0)
         return (ends + unfinished).astype(np.int32)
+
+
+_JOINED: WeakKeyDictionary[Document, JoinedText] = WeakKeyDictionary()
+
+
+def joined_text(document: Document) -> JoinedText:
+    """The document's leaves as one :class:`JoinedText`, built once per document.
+
+    The shallow, SVM and texrex features all read it; the entry goes with the document.
+    """
+    found = _JOINED.get(document)
+    if found is None:
+        found = _JOINED[document] = JoinedText.of(document.texts)
+    return found

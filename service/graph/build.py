@@ -37,7 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 
-from service.features.shallow import paragraph_units
+from service.features.units import paragraph_units
 from service.parsing.document import Document
 
 # Rows of cosines computed at once (memory: CHUNK_ROWS × (2 · window + CHUNK_ROWS) float32).

@@ -24,7 +24,7 @@ import numpy as np
 
 from service.backends.onnx_features import FeatureFunction
 from service.evaluation.metrics import PRF, Confusion, word_prf, word_tokens
-from service.features.shallow import UNITS, count_units
+from service.features.units import UNITS, count_units
 from service.models.store import ModelStore
 from service.output.render import render_text
 from service.training.data import LabeledDocument, TrainingData, load_training_data

@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 
 from service.backends.onnx_features import FeatureFunction
-from service.features.shallow import UNITS
 from service.features.texrex import FEATURE_NAMES, N_FEATURES, SCHEMA_NAME, SCHEMA_VERSION, texrex_features
+from service.features.units import UNITS
 from service.training.block_models import Recipe, train_recipe
 from service.training.data import TrainingData
 from service.training.sklearn_export import Converter

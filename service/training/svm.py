@@ -38,7 +38,6 @@ from typing import Any
 import numpy as np
 
 from service.backends.onnx_features import FeatureFunction
-from service.features.shallow import UNITS
 from service.features.svm import (
     N_FEATURES,
     SCHEMA_NAME,
@@ -48,6 +47,7 @@ from service.features.svm import (
     svm_features,
     unit_token_sets,
 )
+from service.features.units import UNITS
 from service.training.block_models import Recipe, train_recipe, unit_labels
 from service.training.data import LabeledDocument, TrainingData
 from service.training.sklearn_export import Converter
