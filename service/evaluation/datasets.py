@@ -203,8 +203,9 @@ def boilernet_labels(document: Document) -> np.ndarray:
     """
     parents = document.elem_parent.tolist()
     elem_label = [False] * len(parents)
-    for elem, attributes in enumerate(document.elem_attributes):  # parents precede children
-        own = attributes.get(BOILERNET_LABEL)
+    labeled = document.elem_attribute(BOILERNET_LABEL)
+    for elem in range(len(parents)):  # parents precede children
+        own = labeled.get(elem)
         elem_label[elem] = own.strip() == "1" if own is not None else (parents[elem] >= 0 and elem_label[parents[elem]])
     return np.asarray(elem_label, dtype=bool)[document.block_elem] if len(document) else np.zeros(0, dtype=bool)
 

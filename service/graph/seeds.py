@@ -17,7 +17,7 @@ markup
     region. Tokens of ``<html>`` and ``<body>`` describe the page
     (``has-sidebar``) and are ignored.
 text
-    On paragraph units (:func:`~service.features.shallow.paragraph_units`):
+    On paragraph units (:func:`~service.features.units.paragraph_units`):
     a unit with at least :data:`LINK_DENSE` of its words in links is
     boilerplate; a sentence-like unit (at least :data:`MIN_SENTENCE_WORDS`
     words, at most :data:`MAX_SENTENCE_LINK_DENSITY` of them in links, a
@@ -82,9 +82,9 @@ _NO_MARKER = 2  # an element without a marker of its own
 def _own_marker(document: Document, elem: int, inherited: int, small: bool) -> int:
     """The element's own marker (:data:`CONTENT`, :data:`BOILERPLATE` or ``_NO_MARKER``)."""
     tag = document.elem_tag[elem]
-    attributes = document.elem_attributes[elem]
-    role = (attributes.get("role") or "").lower()
-    if tag in CONTENT_TAGS or role in CONTENT_ROLES or (attributes.get("itemprop") or "").lower() in CONTENT_ITEMPROPS:
+    role = document.elem_attribute("role").get(elem, "").lower()
+    itemprop = document.elem_attribute("itemprop").get(elem, "").lower()
+    if tag in CONTENT_TAGS or role in CONTENT_ROLES or itemprop in CONTENT_ITEMPROPS:
         return CONTENT
     if tag in BOILERPLATE_TAGS or role in BOILERPLATE_ROLES:
         return BOILERPLATE

@@ -509,7 +509,7 @@ def _list(node: Container, dialect: _LineDialect) -> str:
 def _list_start(document: Document, node: Container) -> int:
     """Read the number of an ordered list's first item (its ``start`` attribute)."""
     try:
-        return int(document.elem_attributes[node.elem].get("start") or 1)
+        return int(document.elem_attribute("start").get(node.elem) or 1)
     except ValueError:
         return 1
 

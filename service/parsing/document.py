@@ -10,9 +10,9 @@ derived from the element table on first use and cached.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Protocol
 
 import numpy as np
 
@@ -27,6 +27,18 @@ BLOCK_LEVEL_TAGS = frozenset(
         "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
     }
 )  # fmt: skip
+
+
+class AttributeSource(Protocol):
+    """Element attributes, read from the parsed tree only when asked for (most requests never need them)."""
+
+    def all(self) -> list[dict[str, str | None]]:
+        """Every element's attributes, by element id."""
+        ...
+
+    def named(self, name: str) -> dict[int, str]:
+        """The value of attribute ``name`` of every element that has it, by element id."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +76,7 @@ class Document:
     elem_parent: np.ndarray  # int32, -1 for the root
     elem_nth: np.ndarray  # int32, 1-based position among element siblings (CSS :nth-child)
     elem_path: np.ndarray  # int32, id of the element's root-to-element tag path
-    attribute_loader: Callable[[], list[dict[str, str | None]]]  # the elements' attributes, read on first use
+    attributes: AttributeSource  # the elements' attributes, read on first use
     # Tag-path trie: path p is path_parent[p]'s path plus path_tag[p].
     path_parent: list[int]
     path_tag: list[str]
@@ -91,21 +103,34 @@ class Document:
     @cached_property
     def elem_attributes(self) -> list[dict[str, str | None]]:
         """Every element's attributes, as parsed (read lazily: the hot path needs only tags)."""
-        return self.attribute_loader()
+        return self.attributes.all()
+
+    @cached_property
+    def _named_attributes(self) -> dict[str, dict[int, str]]:
+        return {}
+
+    def elem_attribute(self, name: str) -> dict[int, str]:
+        """Attribute ``name`` of the elements that have it, by element id (read once per name).
+
+        Much cheaper than :attr:`elem_attributes` where few elements carry the attribute.
+        """
+        found = self._named_attributes.get(name)
+        if found is None:
+            found = self._named_attributes[name] = self.attributes.named(name)
+        return found
 
     @cached_property
     def elem_tokens(self) -> list[tuple[str, ...]]:
         """Every element's own id and class tokens, lower-cased."""
-        out: list[tuple[str, ...]] = []
-        for attributes in self.elem_attributes:
-            ident = attributes.get("id")
-            klass = attributes.get("class")
-            out.append(tuple(f"{ident or ''} {klass or ''}".lower().split()) if ident or klass else ())
+        ids, classes = self.elem_attribute("id"), self.elem_attribute("class")
+        out: list[tuple[str, ...]] = [()] * len(self.elem_tag)
+        for elem in ids.keys() | classes.keys():
+            out[elem] = tuple(f"{ids.get(elem, '')} {classes.get(elem, '')}".lower().split())
         return out
 
     def elem_href(self, elem: int) -> str | None:
         """The link target of an ``<a href>`` element."""
-        href = self.elem_attributes[elem].get("href") if self.elem_tag[elem] == "a" else None
+        href = self.elem_attribute("href").get(elem) if self.elem_tag[elem] == "a" else None
         return href.strip() if href else None
 
     def ancestors(self, elem: int) -> list[int]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from array import array
-from functools import partial
+from functools import cached_property
 
 import numpy as np
 from selectolax.lexbor import LexborHTMLParser, LexborNode
@@ -37,6 +37,8 @@ MAX_DEPTH = 512
 # Lexbor's pseudo-tags for comments, doctypes and processing instructions.
 _SKIPPED_NODES = SKIPPED_TAGS | {"-comment", "-doctype", "-cdata", "-pi", "-document"}
 
+# Attribute names :meth:`_TreeAttributes.named` can put in a CSS selector as they are.
+_ATTRIBUTE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 _DOCTYPE = re.compile(rb"\s*<!doctype\s+([^>]*)>", re.IGNORECASE)
 _TEXT = "-text"
 
@@ -197,7 +199,7 @@ class _Builder:
             elem_parent=_int32(self.elem_parent),
             elem_nth=_int32(self.elem_nth),
             elem_path=_int32(self.elem_path),
-            attribute_loader=partial(_attributes_of, tree, self.elem_address),
+            attributes=_TreeAttributes(tree, self.elem_address),
             path_parent=path_parent,
             path_tag=path_tag,
             texts=self.texts,
@@ -226,18 +228,37 @@ def _bool(column: array) -> np.ndarray:
     return np.frombuffer(column, dtype=np.bool_) if column else np.zeros(0, dtype=bool)
 
 
-def _attributes_of(tree: LexborHTMLParser, addresses: array) -> list[dict[str, str | None]]:
-    """Every recorded element's attributes: read only when a backend or renderer asks (most requests never do).
+class _TreeAttributes:
+    """Attributes looked up in the tree the document keeps alive, mapped to element ids by node address.
 
-    One pass over the tree, which the document keeps alive for this; elements
-    the walk did not record (skipped subtrees, beyond the depth cap) are passed over.
+    Elements the walk did not record (skipped subtrees, beyond the depth cap) are passed over.
     """
-    element_of = {address: elem for elem, address in enumerate(addresses)}
-    out: list[dict[str, str | None]] = [{} for _ in addresses]
-    root = tree.root
-    if root is not None:
-        for node in root.traverse():
+
+    def __init__(self, tree: LexborHTMLParser, addresses: array) -> None:
+        self._tree = tree
+        self._addresses = addresses
+
+    @cached_property
+    def _element_of(self) -> dict[int, int]:
+        return {address: elem for elem, address in enumerate(self._addresses)}
+
+    def all(self) -> list[dict[str, str | None]]:
+        out: list[dict[str, str | None]] = [{} for _ in self._addresses]
+        root, element_of = self._tree.root, self._element_of
+        if root is not None:
+            for node in root.traverse():
+                elem = element_of.get(node.mem_id)
+                if elem is not None:
+                    out[elem] = node.attributes
+        return out
+
+    def named(self, name: str) -> dict[int, str]:
+        out: dict[int, str] = {}
+        root, element_of = self._tree.root, self._element_of
+        if root is None or not _ATTRIBUTE_NAME.fullmatch(name):
+            return out
+        for node in root.css(f"[{name}]"):  # matched in C: only the elements that have it reach Python
             elem = element_of.get(node.mem_id)
             if elem is not None:
-                out[elem] = node.attributes
-    return out
+                out[elem] = node.attrs.get(name) or ""
+        return out
