@@ -205,6 +205,15 @@ class TestHostileInput:
         assert flat.count(b"<div>") == MAX_BLOCK_NESTING
         assert flat.endswith(b"x")
 
+    def test_stray_end_tags_never_count_below_zero(self) -> None:
+        # 20,000 stray </div> first: depth stays at 0, so the deep run after them is still flattened
+        page = b"</div>" * 20_000 + b"<div>" * (MAX_BLOCK_NESTING + 10) + b"x"
+        assert flatten_deep_nesting(page).count(b"<div>") == MAX_BLOCK_NESTING
+
+    def test_nesting_exactly_at_the_cap_is_kept(self) -> None:
+        page = (b"<div>" * MAX_BLOCK_NESTING + b"</div>" * MAX_BLOCK_NESTING) * 5
+        assert flatten_deep_nesting(page) == page
+
 
 def test_line_breaks_between_highlighted_spans_in_pre_are_breaks() -> None:
     doc = parse_html('<pre><span class="k">def</span> f():\n<span>    return</span> 1\n<span>x</span></pre>')
