@@ -181,6 +181,7 @@ class _ElementFacts:
 
     def __init__(self, document: Document, *, inline_markup: bool) -> None:
         self.document = document
+        self.inline_markup = inline_markup
         significant_tags = _STRUCTURAL_TAGS | _INLINE_TAGS if inline_markup else _STRUCTURAL_TAGS
         by_path = np.fromiter((tag in significant_tags for tag in document.path_tag), dtype=bool)
         significant = by_path[document.elem_path] if by_path.size else np.zeros(0, dtype=bool)
@@ -233,7 +234,7 @@ class _ElementFacts:
             leaf = tag
         elif tag in PRE_TAGS:
             leaf = "pre"
-        elif tag == "a" and self.document.elem_href(elem):
+        elif tag == "a" and self.inline_markup and self.document.elem_href(elem):  # plain text has no links
             link = elem
         else:
             style |= STYLE_BITS.get(tag, 0)
@@ -509,7 +510,7 @@ def _list(node: Container, dialect: _LineDialect) -> str:
 def _list_start(document: Document, node: Container) -> int:
     """Read the number of an ordered list's first item (its ``start`` attribute)."""
     try:
-        return int(document.elem_attribute("start").get(node.elem) or 1)
+        return int(document.elem_attribute("start", "ol").get(node.elem) or 1)
     except ValueError:
         return 1
 

@@ -36,8 +36,8 @@ class AttributeSource(Protocol):
         """Every element's attributes, by element id."""
         ...
 
-    def named(self, name: str) -> dict[int, str]:
-        """The value of attribute ``name`` of every element that has it, by element id."""
+    def named(self, name: str, tag: str = "") -> dict[int, str]:
+        """The value of attribute ``name`` of every element (every ``tag`` element) that has it, by element id."""
         ...
 
 
@@ -106,17 +106,17 @@ class Document:
         return self.attributes.all()
 
     @cached_property
-    def _named_attributes(self) -> dict[str, dict[int, str]]:
+    def _named_attributes(self) -> dict[tuple[str, str], dict[int, str]]:
         return {}
 
-    def elem_attribute(self, name: str) -> dict[int, str]:
-        """Attribute ``name`` of the elements that have it, by element id (read once per name).
+    def elem_attribute(self, name: str, tag: str = "") -> dict[int, str]:
+        """Attribute ``name`` of the elements (the ``tag`` elements) that have it, by element id; read once.
 
         Much cheaper than :attr:`elem_attributes` where few elements carry the attribute.
         """
-        found = self._named_attributes.get(name)
+        found = self._named_attributes.get((name, tag))
         if found is None:
-            found = self._named_attributes[name] = self.attributes.named(name)
+            found = self._named_attributes[(name, tag)] = self.attributes.named(name, tag)
         return found
 
     @cached_property
@@ -130,7 +130,7 @@ class Document:
 
     def elem_href(self, elem: int) -> str | None:
         """The link target of an ``<a href>`` element."""
-        href = self.elem_attribute("href").get(elem) if self.elem_tag[elem] == "a" else None
+        href = self.elem_attribute("href", "a").get(elem) if self.elem_tag[elem] == "a" else None
         return href.strip() if href else None
 
     def ancestors(self, elem: int) -> list[int]:

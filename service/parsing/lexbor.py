@@ -37,7 +37,7 @@ MAX_DEPTH = 512
 # Lexbor's pseudo-tags for comments, doctypes and processing instructions.
 _SKIPPED_NODES = SKIPPED_TAGS | {"-comment", "-doctype", "-cdata", "-pi", "-document"}
 
-# Attribute names :meth:`_TreeAttributes.named` can put in a CSS selector as they are.
+# Attribute and tag names :meth:`_TreeAttributes.named` can put in a CSS selector as they are.
 _ATTRIBUTE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 _DOCTYPE = re.compile(rb"\s*<!doctype\s+([^>]*)>", re.IGNORECASE)
 _TEXT = "-text"
@@ -252,12 +252,12 @@ class _TreeAttributes:
                     out[elem] = node.attributes
         return out
 
-    def named(self, name: str) -> dict[int, str]:
+    def named(self, name: str, tag: str = "") -> dict[int, str]:
         out: dict[int, str] = {}
         root, element_of = self._tree.root, self._element_of
-        if root is None or not _ATTRIBUTE_NAME.fullmatch(name):
+        if root is None or not _ATTRIBUTE_NAME.fullmatch(name) or (tag and not _ATTRIBUTE_NAME.fullmatch(tag)):
             return out
-        for node in root.css(f"[{name}]"):  # matched in C: only the elements that have it reach Python
+        for node in root.css(f"{tag}[{name}]"):  # matched in C: only the elements that have it reach Python
             elem = element_of.get(node.mem_id)
             if elem is not None:
                 out[elem] = node.attrs.get(name) or ""
