@@ -181,11 +181,37 @@ class StackFeatures:
         return stack_features(document, [o.scores for o in outputs], [o.labels for o in outputs], self.layout)
 
 
+def member_models(store: ModelStore, members: Sequence[str]) -> dict[str, str]:
+    """The sha256 of each member's model file, for the members that have one in ``store``."""
+    present = set(store.names())
+    return {m: store.entry(m).files["model"]["sha256"] for m in members if m in present}
+
+
+def check_member_models(store: ModelStore, entry: ModelEntry) -> None:
+    """Refuse an ensemble whose members' models changed since it was fitted: it learned their old scores."""
+    recorded = entry.config.get("member_models", {})
+    now = member_models(store, list(recorded))
+    for member, digest in recorded.items():
+        if now.get(member) != digest:
+            found = f"{now[member][:12]}…" if member in now else "none"
+            raise ModelError(
+                f"model {entry.name!r} was fitted on the scores of {member!r} model {digest[:12]}…, the store "
+                f"now has {found}: retrain it (python -m service train ensemble)"
+            )
+
+
 def _features(resolve: BackendResolver, entry: ModelEntry, paths: dict[str, Path]) -> FeatureFunction:
     layout, peers = layout_of(entry)
     if entry.name in layout.members:
         raise ModelError(f"model {entry.name!r} cannot be its own member")
     members = [PeerMember(m) if m in peers else resolve(m) for m in layout.members]
+    recorded = entry.config.get("member_versions", {})
+    for member in members:
+        if member.name in recorded and member.version != recorded[member.name]:
+            raise ModelError(
+                f"model {entry.name!r} was fitted on {member.name!r} version {recorded[member.name]}, this "
+                f"installation serves version {member.version}: retrain it (python -m service train ensemble)"
+            )
     return StackFeatures(members, layout)
 
 
@@ -197,7 +223,9 @@ def load_ensemble(
     intra_op_threads: int = 1,
 ) -> OnnxFeatureBackend:
     """The ensemble model ``name`` from ``store``, its members found through ``resolve``."""
-    layout, _ = layout_of(store.entry(name))
+    entry = store.entry(name)
+    layout, _ = layout_of(entry)
+    check_member_models(store, entry)
     schema = FeatureSchema(SCHEMA_NAME, SCHEMA_VERSION, layout.width)
     return OnnxFeatureBackend(
         store, name, schema, partial(_features, resolve), providers=providers, intra_op_threads=intra_op_threads

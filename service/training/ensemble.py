@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 
 from service.backends.base import Backend, BlockLabels
-from service.backends.ensemble import PeerMember, peers_available
+from service.backends.ensemble import PeerMember, member_models, peers_available
 from service.features.stack import SCHEMA_NAME, SCHEMA_VERSION, StackLayout, stack_features
 from service.models.store import ModelStore
 from service.paths import MODEL_STORE
@@ -196,6 +196,7 @@ class Stacking:
     outputs: dict[str, list[BlockLabels]]
     groups: np.ndarray  # the domain of every block's page: the cross-validation groups
     provenance: dict[str, object]
+    versions: dict[str, str]  # every member backend's version
 
 
 def train_variant(
@@ -249,6 +250,8 @@ def train_variant(
                 "threshold": figures.threshold,
                 "stack": layout.as_config(),
                 "peers": list(variant.peers),
+                "member_models": member_models(ModelStore(Path(args.members_store)), variant.members),
+                "member_versions": {m: stacking.versions[m] for m in variant.members if m not in variant.peers},
                 "combiner": {"kind": "HistGradientBoostingClassifier", **params},
                 "features": layout.names(),
             },
@@ -307,7 +310,8 @@ def train(args: argparse.Namespace) -> int:
     members: dict[str, Backend] = {m: PeerMember(m) if m in peers else registry.get(m) for m in names}
     say(f"ensemble: running {', '.join(names)} on {len(docs)} pages ...")
     groups = np.concatenate([np.full(len(doc.document), doc.page.domain or doc.page.id) for doc in docs])
-    stacking = Stacking(docs, member_outputs(docs, members), groups, data.provenance())
+    versions = {name: backend.version for name, backend in members.items()}
+    stacking = Stacking(docs, member_outputs(docs, members), groups, data.provenance(), versions)
     chosen: dict[str, dict[str, Any]] = {}
     for variant in variants:
         if variant.name.startswith(ABLATION_PREFIX):
