@@ -3,6 +3,7 @@ import pytest
 
 from service.features.texrex import (
     ATTRIBUTE_BYTES,
+    COUNTED_ATTRIBUTES,
     EMPTY_BLOCKS_SCALE,
     FEATURE_NAMES,
     N_FEATURES,
@@ -54,8 +55,8 @@ def test_the_paper_has_37_features_all_in_the_unit_interval(page):
 
 def test_markup_is_charged_to_the_leaf_after_it(page):
     _, f = page
-    # before "Home": <html>, <body>, <div class>, <a href>
-    home_markup = tag_bytes("html") + tag_bytes("body") + tag_bytes("div", 1) + tag_bytes("a", 1)
+    # before "Home": <html>, <body>, <div class>, <a href> (only id and class attributes are counted)
+    home_markup = tag_bytes("html") + tag_bytes("body") + tag_bytes("div", 1) + tag_bytes("a")
     assert f["markup_share"][0] == pytest.approx(home_markup / (home_markup + 4))
     # before "Title": <div>, <p>, <article>, <h1>; nothing before "loose text."
     title_markup = tag_bytes("div") + tag_bytes("p") + tag_bytes("article") + tag_bytes("h1")
@@ -66,6 +67,14 @@ def test_markup_is_charged_to_the_leaf_after_it(page):
     window = home_markup + title_markup + p_markup
     assert f["markup_share_1"][1] == pytest.approx(window / (window + 4 + 5 + len(TEXTS[2])))
     assert f["markup_share_2"][0] == pytest.approx(window / (window + 4 + 5 + len(TEXTS[2])))
+
+
+def test_id_and_class_are_the_counted_attributes() -> None:
+    assert COUNTED_ATTRIBUTES == ("id", "class")
+    plain, marked = (parse_html(f"<div{a}><p>text</p></div>") for a in ("", ' id="x" class="a b" data-y="1"'))
+    shares = [texrex_features(d, leaf_units(d))[0, FEATURE_NAMES.index("markup_share")] for d in (plain, marked)]
+    markup = [share / (1 - share) * len("text") for share in shares]  # share = markup / (markup + 4 text bytes)
+    assert markup[1] - markup[0] == pytest.approx(2 * ATTRIBUTE_BYTES, rel=1e-4)  # id and class, not data-y
 
 
 def test_container_tag_is_one_hot_and_text_outside_containers_is_flagged(page):
