@@ -429,6 +429,7 @@ def overload_summary(samples: Sequence[Sample], seconds: float) -> dict[str, Any
         "sent": sent,
         "answered": sum(v for k, v in statuses.items() if k),
         "seconds": seconds,
+        "req_per_s": sent / seconds if seconds else 0.0,
         "statuses": {str(k): v for k, v in sorted(statuses.items())},
         "ok": statuses.get(200, 0),
         "rejected": len(rejected),
@@ -609,8 +610,9 @@ def format_report(results: Sequence[dict[str, Any]]) -> str:
                 f"{over['ok']} x 200, {over['rejected']} x 429 ({over['rejected_without_retry_after']} without "
                 f"Retry-After), {over['server_errors']} x 5xx, {over['other']} other, {over['transport_errors']} "
                 f"transport errors; answered {over['answered']}/{over['sent']}, server counted "
-                f"{over['server_counted']}; 429 latency p50 {_ms(over['rejected_latency_ms']['p50'])} ms, "
-                f"p99 {_ms(over['rejected_latency_ms']['p99'])} ms"
+                f"{over['server_counted']}; {over['req_per_s']:.0f} answers/s; 429 latency p50 "
+                f"{_ms(over['rejected_latency_ms']['p50'])} ms, p99 {_ms(over['rejected_latency_ms']['p99'])} ms "
+                f"(closed loop: about {over['concurrency']} / answers per second)"
             )
     return "\n".join(lines)
 
