@@ -40,6 +40,10 @@ class AttributeSource(Protocol):
         """The value of attribute ``name`` of every element (every ``tag`` element) that has it, by element id."""
         ...
 
+    def having(self, name: str, tag: str = "") -> np.ndarray:
+        """The ids of the elements (the ``tag`` elements) that have attribute ``name`` (its value is not read)."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class Locator:
@@ -118,6 +122,10 @@ class Document:
         if found is None:
             found = self._named_attributes[(name, tag)] = self.attributes.named(name, tag)
         return found
+
+    def elem_having(self, name: str) -> np.ndarray:
+        """Ids of the elements that have attribute ``name``; cheaper than its values where only presence counts."""
+        return self.attributes.having(name)
 
     @cached_property
     def elem_tokens(self) -> list[tuple[str, ...]]:

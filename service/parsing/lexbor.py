@@ -239,26 +239,44 @@ class _TreeAttributes:
         self._addresses = addresses
 
     @cached_property
-    def _element_of(self) -> dict[int, int]:
-        return {address: elem for elem, address in enumerate(self._addresses)}
+    def _sorted_addresses(self) -> tuple[np.ndarray, np.ndarray]:
+        """The recorded elements' addresses, sorted, and the element id of each."""
+        addresses = np.frombuffer(self._addresses, dtype=np.int64) if self._addresses else np.zeros(0, np.int64)
+        order = np.argsort(addresses, kind="stable")
+        return addresses[order], order
+
+    def _recorded(self, nodes: list[LexborNode]) -> tuple[np.ndarray, np.ndarray]:
+        """Element ids of the recorded ones among ``nodes``, and which of ``nodes`` those are."""
+        addresses = np.fromiter((node.mem_id for node in nodes), dtype=np.int64, count=len(nodes))
+        known, elems = self._sorted_addresses
+        if not known.size:
+            return elems[:0], np.zeros(len(nodes), dtype=bool)
+        at = np.minimum(np.searchsorted(known, addresses), known.size - 1)
+        recorded = known[at] == addresses
+        return elems[at[recorded]], recorded
+
+    def _select(self, name: str, tag: str) -> list[LexborNode]:
+        """The elements with attribute ``name`` (``tag`` elements only, if given), matched in C."""
+        root = self._tree.root
+        if root is None or not _ATTRIBUTE_NAME.fullmatch(name) or (tag and not _ATTRIBUTE_NAME.fullmatch(tag)):
+            return []
+        return list(root.css(f"{tag}[{name}]"))
 
     def all(self) -> list[dict[str, str | None]]:
         out: list[dict[str, str | None]] = [{} for _ in self._addresses]
-        root, element_of = self._tree.root, self._element_of
+        root = self._tree.root
         if root is not None:
-            for node in root.traverse():
-                elem = element_of.get(node.mem_id)
-                if elem is not None:
-                    out[elem] = node.attributes
+            nodes = list(root.traverse())
+            elems, recorded = self._recorded(nodes)
+            for elem, at in zip(elems.tolist(), np.flatnonzero(recorded).tolist(), strict=True):
+                out[elem] = nodes[at].attributes
         return out
 
     def named(self, name: str, tag: str = "") -> dict[int, str]:
-        out: dict[int, str] = {}
-        root, element_of = self._tree.root, self._element_of
-        if root is None or not _ATTRIBUTE_NAME.fullmatch(name) or (tag and not _ATTRIBUTE_NAME.fullmatch(tag)):
-            return out
-        for node in root.css(f"{tag}[{name}]"):  # matched in C: only the elements that have it reach Python
-            elem = element_of.get(node.mem_id)
-            if elem is not None:
-                out[elem] = node.attrs.get(name) or ""
-        return out
+        nodes = self._select(name, tag)
+        elems, recorded = self._recorded(nodes)
+        values = [nodes[i].attrs.get(name) or "" for i in np.flatnonzero(recorded).tolist()]
+        return dict(zip(elems.tolist(), values, strict=True))
+
+    def having(self, name: str, tag: str = "") -> np.ndarray:
+        return self._recorded(self._select(name, tag))[0]
