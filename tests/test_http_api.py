@@ -10,6 +10,7 @@ import pytest
 from conftest import ARTICLE, RULES_DEFAULT, KeepAllBackend, LiveServer
 
 from service.backends.registry import BackendRegistry, default_registry
+from service.features.text_stats import _tables
 from service.models.store import ModelStore
 from service.settings import Settings
 
@@ -300,3 +301,9 @@ def test_the_reader_page_is_served_at_the_root(client: httpx.Client) -> None:
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/html")
     assert 'sandbox="allow-same-origin"' in response.text
+
+
+def test_the_start_warms_every_stage_so_no_request_pays_a_one_time_cost() -> None:
+    _tables.cache_clear()  # the character table the shallow and texrex features build on first use
+    with LiveServer(Settings(default_backend=RULES_DEFAULT, enabled_backends=[RULES_DEFAULT])):
+        assert _tables.cache_info().currsize == 1
