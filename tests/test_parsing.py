@@ -219,3 +219,14 @@ def test_line_breaks_between_highlighted_spans_in_pre_are_breaks() -> None:
     doc = parse_html('<pre><span class="k">def</span> f():\n<span>    return</span> 1\n<span>x</span></pre>')
     assert doc.texts == ["def", " f():", "    return", " 1", "x"]  # white space kept inside pre
     assert doc.block_break_before.tolist() == [False, False, True, False, True]
+
+
+def test_nearest_marked_ancestor_and_ancestors_at() -> None:
+    doc = parse_html("<div><section><p><b>x</b></p></section></div>")
+    tags = doc.elem_tag  # html, body, div, section, p, b
+    marked = np.array([tag in {"div", "p"} for tag in tags])
+    nearest = doc.nearest_marked(marked)
+    assert [tags[e] if e >= 0 else None for e in nearest] == [None, None, "div", "div", "p", "p"]
+    b = tags.index("b")
+    assert [tags[e] for e in doc.ancestors_at(np.array([b, 0]), 2)] == ["section", "html"]
+    assert doc.ancestors_at(np.array([b]), 10).tolist() == [0]  # the root where there are fewer levels

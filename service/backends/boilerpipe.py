@@ -208,19 +208,10 @@ def density_rules(context: Context) -> np.ndarray:
 
 # -- tree filter ---------------------------------------------------------------
 def paragraph_elements(document: Document, elems: np.ndarray) -> np.ndarray:
-    """Return the nearest ancestor-or-self of each element with a :data:`PARAGRAPH_TAGS` tag (root if none)."""
-    tags, parent = document.elem_tag, document.elem_parent
-    memo: dict[int, int] = {}
-    out = np.empty(len(elems), dtype=np.int32)
-    for i, start in enumerate(elems.tolist()):
-        found = memo.get(start)
-        if found is None:
-            e = start
-            while tags[e] not in PARAGRAPH_TAGS and parent[e] >= 0:
-                e = int(parent[e])
-            found = memo[start] = e
-        out[i] = found
-    return out
+    """Return the nearest ancestor-or-self of each element with a :data:`PARAGRAPH_TAGS` tag (the root if none)."""
+    by_path = np.array([tag in PARAGRAPH_TAGS for tag in document.path_tag], dtype=bool)
+    nearest = document.nearest_marked(by_path[document.elem_path])
+    return np.maximum(nearest, 0)[elems].astype(np.int32)  # element 0 is the root
 
 
 def tree_filter(document: Document, selected: np.ndarray, depth: int = DEFAULT_TREE_FILTER_DEPTH) -> np.ndarray:
@@ -234,14 +225,7 @@ def tree_filter(document: Document, selected: np.ndarray, depth: int = DEFAULT_T
     chosen = np.flatnonzero(selected)
     if depth <= 0 or len(chosen) == 0:
         return selected.copy()
-    paragraphs = paragraph_elements(document, document.block_elem[chosen])
-    ancestor_of: dict[int, int] = {}
-    groups = np.empty(len(chosen), dtype=np.int32)
-    for i, p in enumerate(paragraphs.tolist()):
-        a = ancestor_of.get(p)
-        if a is None:
-            a = ancestor_of[p] = document.ancestor(p, depth)
-        groups[i] = a
+    groups = document.ancestors_at(paragraph_elements(document, document.block_elem[chosen]), depth)
     texts = document.texts
     chars = np.fromiter((len(texts[i]) for i in chosen.tolist()), dtype=np.int64, count=len(chosen))
     keys, first, inverse = np.unique(groups, return_index=True, return_inverse=True)

@@ -187,15 +187,9 @@ class _ElementFacts:
         significant = by_path[document.elem_path] if by_path.size else np.zeros(0, dtype=bool)
         count = len(significant)
         parent = document.elem_parent
-        # jump[e] is e where e is significant, else its parent; index `count`
-        # stands for "above the root" and is a fixed point.
-        jump = np.append(np.where(significant, np.arange(count), np.where(parent < 0, count, parent)), count)
-        while True:
-            further = jump[jump]
-            if np.array_equal(further, jump):
-                break
-            jump = further
-        self.nearest = jump
+        nearest = document.nearest_marked(significant)
+        # index `count` stands for "above the root" (its facts are the root's defaults)
+        self.nearest = jump = np.append(np.where(nearest < 0, count, nearest), count)
         # The nearest significant strict ancestor of every element (a list:
         # the walk in _significant reads single items).
         self.above: list[int] = jump[np.where(parent < 0, count, parent)].tolist()

@@ -151,15 +151,30 @@ class Document:
         chain.reverse()
         return chain
 
-    def ancestor(self, elem: int, levels: int) -> int:
-        """The element ``levels`` steps above ``elem`` (the root if fewer)."""
+    def nearest_marked(self, marked: np.ndarray) -> np.ndarray:
+        """For every element, its nearest ancestor-or-self where ``marked`` (bool per element) holds; -1 if none.
+
+        Pointer doubling in numpy: about log2(depth) passes, no Python loop per element.
+        """
+        count = len(self.elem_tag)
         parent = self.elem_parent
-        for _ in range(levels):
-            up = int(parent[elem])
-            if up < 0:
+        # jump[e]: e where marked, else its parent; index `count` stands for "above the root" and is a fixed point
+        jump = np.append(np.where(marked, np.arange(count), np.where(parent < 0, count, parent)), count)
+        while True:
+            further = jump[jump]
+            if np.array_equal(further, jump):
                 break
-            elem = up
-        return elem
+            jump = further
+        nearest = jump[:-1]
+        return np.where(nearest == count, -1, nearest)
+
+    def ancestors_at(self, elems: np.ndarray, levels: int) -> np.ndarray:
+        """The element ``levels`` steps above each of ``elems`` (the root where there are fewer)."""
+        out = np.asarray(elems)
+        for _ in range(levels):
+            up = self.elem_parent[out]
+            out = np.where(up >= 0, up, out)
+        return out
 
     @cached_property
     def paths(self) -> list[tuple[str, ...]]:
