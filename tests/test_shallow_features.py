@@ -70,6 +70,27 @@ def test_text_density_ignores_non_words_and_handles_overlong_words():
     assert text_density("x" * 200 + " a b") == 1.0
 
 
+def _greedy_reference(word_lengths: list[int], width: int = LINE_WIDTH) -> tuple[int, int]:
+    """The wrap as Boilerpipe states it, a word at a time: the definition wrapped_lines must keep."""
+    completed, line_length, in_line = 0, -1, 0
+    for length in word_lengths:
+        line_length += length + 1
+        if line_length > width and in_line:
+            completed, line_length, in_line = completed + 1, length, 1
+        else:
+            in_line += 1
+    return (len(word_lengths), 1) if completed == 0 else (len(word_lengths) - in_line, completed)
+
+
+def test_wrapped_lines_match_the_word_by_word_wrap():
+    rng = np.random.default_rng(3)
+    for _ in range(500):
+        lengths = rng.integers(1, 30, size=rng.integers(0, 60)).tolist()
+        if rng.random() < 0.2:
+            lengths.insert(int(rng.integers(0, len(lengths) + 1)), int(rng.integers(81, 200)))  # over-long words
+        assert wrapped_lines(lengths) == _greedy_reference(lengths), lengths
+
+
 def test_text_density_counts_across_the_leaves_of_a_unit():
     words = ["abcdefghi"] * 20
     body = "<p>" + " ".join(words[:5]) + " <b>" + " ".join(words[5:12]) + "</b> " + " ".join(words[12:]) + "</p>"

@@ -46,6 +46,7 @@ previous / next
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import chain
@@ -79,26 +80,40 @@ def count_words(text: str) -> int:
     return len(_WORD.findall(text))
 
 
-def wrapped_lines(word_lengths: list[int], width: int = LINE_WIDTH) -> tuple[int, int]:
+def wrapped_lines(word_lengths: list[int] | np.ndarray, width: int = LINE_WIDTH) -> tuple[int, int]:
     """``(words in counted lines, counted lines)`` of greedily wrapped words.
 
     The last, incomplete line is not counted when there is more than one
     line; a text of one line counts as that line. No words: ``(0, 1)``.
     """
+    return _wrap(_line_ends(word_lengths), 0, len(word_lengths), width)
+
+
+def _line_ends(word_lengths: list[int] | np.ndarray) -> list[int]:
+    """Running sums of (word length + 1): where each word's trailing space ends, counted from the first word."""
+    return np.cumsum(np.asarray(word_lengths, dtype=np.int64) + 1).tolist()
+
+
+def _wrap(ends: list[int], start: int, stop: int, width: int = LINE_WIDTH) -> tuple[int, int]:
+    """:func:`wrapped_lines` of words ``start:stop``, given :func:`_line_ends` of all words.
+
+    One binary search per line, not a step per word: words ``s:e`` fit on a
+    line when their lengths plus the spaces between them are at most
+    ``width``, that is ``ends[e - 1] - ends[s - 1] - 1 <= width``; a word
+    longer than a line fills one alone.
+    """
     completed = 0
-    line_length = -1  # the first word of a line has no space before it
-    in_line = 0
-    for length in word_lengths:
-        line_length += length + 1
-        if line_length > width and in_line:
-            completed += 1
-            line_length = length
-            in_line = 1
-        else:
-            in_line += 1
+    line_start = start
+    while True:
+        base = ends[line_start - 1] if line_start else 0
+        line_stop = max(bisect_right(ends, base + width + 1, line_start, stop), line_start + 1)
+        if line_stop >= stop:
+            break
+        completed += 1
+        line_start = line_stop
     if completed == 0:
-        return len(word_lengths), 1
-    return len(word_lengths) - in_line, completed
+        return stop - start, 1
+    return line_start - start, completed
 
 
 def text_density(text: str, width: int = LINE_WIDTH) -> float:
@@ -208,9 +223,9 @@ def text_features(document: Document, unit_of_leaf: np.ndarray | None = None) ->
     if len(long_units):
         word_end = np.cumsum(words)
         word_start = word_end - words
-        all_lengths = word_lengths.tolist()
+        ends = _line_ends(word_lengths)
         for u in long_units.tolist():
-            in_lines, lines = wrapped_lines(all_lengths[word_start[u] : word_end[u]])
+            in_lines, lines = _wrap(ends, int(word_start[u]), int(word_end[u]))
             density[u] = in_lines / lines
 
     return TextFeatures(
