@@ -55,6 +55,12 @@ class Settings(BaseSettings):
     onnx_intra_op_threads: int = Field(
         1, ge=1, le=64, description="Threads ONNX Runtime uses inside one model call (scale with workers instead)."
     )
+    blas_threads: int = Field(
+        1,
+        ge=1,
+        le=64,
+        description="Threads BLAS may use inside one request (grf's graph); more only contend with other requests.",
+    )
     bilstm_window_blocks: int = Field(
         DEFAULT_WINDOW_BLOCKS,
         ge=64,

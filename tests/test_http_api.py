@@ -8,6 +8,7 @@ from pathlib import Path
 import httpx
 import pytest
 from conftest import ARTICLE, RULES_DEFAULT, KeepAllBackend, LiveServer
+from threadpoolctl import threadpool_info
 
 from service.backends.registry import BackendRegistry, default_registry
 from service.features.text_stats import _tables
@@ -307,3 +308,11 @@ def test_the_start_warms_every_stage_so_no_request_pays_a_one_time_cost() -> Non
     _tables.cache_clear()  # the character table the shallow and texrex features build on first use
     with LiveServer(Settings(default_backend=RULES_DEFAULT, enabled_backends=[RULES_DEFAULT])):
         assert _tables.cache_info().currsize == 1
+
+
+def test_the_start_caps_blas_threads_per_process() -> None:
+    settings = Settings(default_backend=RULES_DEFAULT, enabled_backends=[RULES_DEFAULT], blas_threads=1)
+    with LiveServer(settings):
+        blas = [pool for pool in threadpool_info() if pool["user_api"] == "blas"]
+        assert blas, "numpy links a BLAS"
+        assert {pool["num_threads"] for pool in blas} == {1}

@@ -10,6 +10,7 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from starlette.routing import BaseRoute
+from threadpoolctl import threadpool_limits
 
 from service.api.deps import AppState
 from service.api.errors import ERROR_CODES, install_error_handlers
@@ -42,6 +43,7 @@ async def _open(
     settings: Settings, metrics: Metrics, registry: BackendRegistry | None, resolver: Resolver, stack: AsyncExitStack
 ) -> AppState:
     """Open every shared resource; ``stack`` closes them in reverse when the app stops."""
+    threadpool_limits(settings.blas_threads, user_api="blas")  # OpenBLAS would start a thread per core per request
     shipped = registry if registry is not None else default_registry(settings)
     enabled, loaded = load_enabled(shipped, settings.enabled_backends or shipped.names())
     extractor = Extractor(enabled, settings.default_backend)
