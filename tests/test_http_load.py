@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import socket
 from pathlib import Path
+from typing import Any
 
 import pytest
+from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
+from service.api.protocol import NoDelayHttpProtocol
 from service.commands import bench
 from service.commands.loadtest import LoadConfig, load_pages, load_test, passed
 
@@ -68,3 +72,36 @@ def test_the_bench_command_runs_it_and_writes_json(tmp_path: Path) -> None:
     (result,) = written["results"]
     assert result["rounds"][0]["statuses"] == {"200": 6}
     assert "overload" not in result
+
+
+class _Transport:
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+
+    def get_extra_info(self, name: str) -> Any:
+        return self.sock if name == "socket" else None
+
+
+def test_the_served_protocol_turns_nagle_off_on_sockets_uvicorn_binds_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    """uvicorn's own listening socket (several workers) has no protocol number, so asyncio left Nagle on."""
+    monkeypatch.setattr(AutoHTTPProtocol, "connection_made", lambda self, transport: None)
+    with socket.socket(socket.AF_INET) as listener, socket.socket(socket.AF_INET) as client:  # proto 0, as uvicorn's
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        client.connect(listener.getsockname())
+        accepted, _ = listener.accept()
+        with accepted:
+            assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 0
+            NoDelayHttpProtocol.connection_made(object.__new__(NoDelayHttpProtocol), _Transport(accepted))  # type: ignore[arg-type]
+            assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
+
+
+def test_two_workers_answer_every_request() -> None:
+    pages = load_pages(PAGES)
+    config = LoadConfig(
+        backend="boilerpipe", data_dir=PAGES, concurrency=(4,), requests=12, workers=2, overload_requests=0
+    )
+    result = load_test(config, pages, log=lambda _: None)
+    assert result["rounds"][0]["statuses"] == {"200": 12}
+    assert result["server_counted"] == result["client_sent"] == 12
+    assert passed(result)
