@@ -54,6 +54,7 @@ def run(args: argparse.Namespace) -> int:
             http=NoDelayHttpProtocol,  # several workers: uvicorn's own socket would keep Nagle on (40 ms a request)
             timeout_graceful_shutdown=settings.graceful_shutdown_timeout_s,
             log_level="info",
+            access_log=settings.access_log,
         )
     finally:
         if made is not None:
