@@ -23,6 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from service.paths import default_data_dir
 
@@ -133,6 +134,7 @@ def run(args: argparse.Namespace) -> int:
     data_dir = args.data or default_data_dir()
     if args.system:  # child: pinned, measures one system, prints JSON
         os.sched_setaffinity(0, {args.core})
+        threadpool_limits(1, user_api="blas")  # one core: more BLAS threads would only take turns on it
         print(json.dumps(measure(args.system, load_pages(data_dir, args.limit))))
         return 0
     if not (data_dir / "html").is_dir():
