@@ -252,3 +252,17 @@ def test_an_ensemble_whose_rule_member_changed_is_refused(tmp_path, registry):
     store.manifest_path.write_text(json.dumps(manifest))
     with pytest.raises(ModelError, match=r"fitted on 'grf' version 0\.9"):
         load_ensemble(store, "ensemble_cpu", registry.get)
+
+
+def test_served_over_http_alone_its_members_loaded_behind_it():
+    import httpx  # noqa: PLC0415
+    from conftest import LiveServer  # noqa: PLC0415
+
+    settings = Settings(enabled_backends=["ensemble_cpu"], default_backend="ensemble_cpu")
+    with LiveServer(settings) as server, httpx.Client(base_url=server.url, timeout=30.0) as http:
+        response = http.post("/extract", content=ARTICLE.read_bytes(), headers={"Content-Type": "text/html"})
+        assert response.status_code == 200, response.text
+        body = response.json()
+        assert body["backend"] == "ensemble_cpu"
+        assert "the sleeper train looked like a relic" in body["text"]
+        assert [b["name"] for b in http.get("/backends").json()["backends"]] == ["ensemble_cpu"]
