@@ -146,7 +146,9 @@ def test_paths_and_names_never_become_labels(server: httpx.Client) -> None:
     for i in range(20):
         server.get(f"/no/such/path/{i}")
         server.post(f"/extract?backend=made-up-{i}", content=ARTICLE, headers={"Content-Type": "text/html"})
-        server.request("BREW", "/extract")
+        server.request("PROPFIND", "/extract")  # a method the route does not take
+        # httptools (llhttp) refuses a method HTTP does not know before the app sees it
+        assert server.request("BREW", "/extract").status_code == 400
     after = scrape(server.get("/metrics").text)
     assert len(after) == len(before)  # no new series
     shipped = set(default_registry(Settings()).names())
