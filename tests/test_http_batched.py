@@ -54,7 +54,7 @@ class CountingBatchedBackend:
 def serve(backend: CountingBatchedBackend, **settings: object) -> LiveServer:
     registry = BackendRegistry()
     registry.register("batched", lambda: backend)
-    options = {"default_backend": "batched", "batch_max_wait_ms": 50.0, **settings}
+    options = {"default_backend": "batched", "batch_max_wait_ms": 50.0, "batch_max_size": 32, **settings}
     return LiveServer(Settings(**options), registry=registry)  # type: ignore[arg-type]
 
 

@@ -57,3 +57,9 @@ def test_an_unknown_backend_fails_the_start_not_the_first_request(settings: Sett
 
     with pytest.raises(UnknownBackend, match=r"known backends: .*boilerpipe"):
         asyncio.run(start())
+
+
+def test_batches_default_to_one_document_on_the_cpu_and_32_on_a_gpu() -> None:
+    assert Settings().batch_size == 1
+    assert Settings(execution_providers=["CUDAExecutionProvider", "CPUExecutionProvider"]).batch_size == 32
+    assert Settings(batch_max_size=8).batch_size == 8

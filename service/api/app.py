@@ -78,7 +78,7 @@ async def _start_batchers(
 ) -> dict[str, MicroBatcher[Sized]]:
     """One micro-batcher per batched backend; on exit each finishes its queue before the thread pool goes."""
     limits = BatchLimits(
-        max_batch_documents=settings.batch_max_size,
+        max_batch_documents=settings.batch_size,
         max_padded_blocks=settings.batch_max_padded_blocks,
         max_wait_ms=settings.batch_max_wait_ms,
         max_queue_documents=settings.batch_queue_size,
