@@ -194,7 +194,7 @@ def test_the_combiner_exports_with_parity():
     features = rng.random((800, 12)).astype(np.float32)
     labels = features[:, 0] * features[:, 5] + 0.2 * features[:, 11] > 0.3
     model = _combiner({**GRID[0], "max_iter": 20}, seed=3).fit(features, labels)
-    exported = to_onnx(model, 12, combiner_converters())
+    exported = to_onnx(model, 12, "ensemble", combiner_converters())
     assert check_parity(model, exported.data, features) < 1e-5
 
 

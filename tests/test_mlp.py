@@ -55,4 +55,4 @@ def test_the_trainer_fits_and_exports_with_parity():
     args = argparse.Namespace(hidden=4, activation="tanh", seed=1)
     model, converters, config = RECIPE.fit(features, labels, args)
     assert config["hidden"] == 4
-    assert check_parity(model, to_onnx(model, N_FEATURES, converters).data, features) < 1e-5
+    assert check_parity(model, to_onnx(model, N_FEATURES, "mlp", converters).data, features) < 1e-5

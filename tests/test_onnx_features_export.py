@@ -32,7 +32,7 @@ def fitted():
 
 def test_the_export_has_the_contract_the_backend_reads(fitted):
     model, features = fitted
-    exported = to_onnx(model, FEATURES)
+    exported = to_onnx(model, FEATURES, "test")
     graph = onnx.load_from_string(exported.data)
     assert exported.inputs == [INPUT_NAME]
     assert exported.outputs == [PROBABILITIES]  # the label branch is pruned
@@ -47,14 +47,21 @@ def test_the_export_has_the_contract_the_backend_reads(fitted):
 
 def test_parity_holds_for_a_faithful_export(fitted):
     model, features = fitted
-    assert check_parity(model, to_onnx(model, FEATURES).data, features) < 1e-5
+    assert check_parity(model, to_onnx(model, FEATURES, "test").data, features) < 1e-5
 
 
 def test_parity_fails_for_a_perturbed_model(fitted):
     model, features = fitted
-    graph = onnx.load_from_string(to_onnx(model, FEATURES).data)
+    graph = onnx.load_from_string(to_onnx(model, FEATURES, "test").data)
     weights = next(i for i in graph.graph.initializer if len(onnx.numpy_helper.to_array(i).shape) == 2)
     perturbed = onnx.numpy_helper.to_array(weights) * 1.05
     weights.CopyFrom(onnx.numpy_helper.from_array(perturbed.astype(np.float32), weights.name))
     with pytest.raises(ParityError, match="differs from scikit-learn"):
         check_parity(model, graph.SerializeToString(), features)
+
+
+def test_the_same_model_exports_to_the_same_bytes(fitted):
+    model, _ = fitted
+    first, second = (to_onnx(model, FEATURES, "test").data for _ in range(2))
+    assert first == second  # the graph is named, not given a fresh UUID
+    assert onnx.load_from_string(first).graph.name == "test"

@@ -78,7 +78,7 @@ def test_the_trainer_fits_and_exports_with_parity(toy, kernel):
     model, converters, config = RECIPE.fit(features, labels, args)
     assert config["rows_fitted"] == 1000
     assert config["kernel"] == kernel
-    assert check_parity(model, to_onnx(model, N_FEATURES, converters).data, features[:300]) < 1e-4
+    assert check_parity(model, to_onnx(model, N_FEATURES, "svm", converters).data, features[:300]) < 1e-4
 
 
 def test_folding_the_nystroem_map_keeps_the_probabilities(toy):

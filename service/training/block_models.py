@@ -145,7 +145,7 @@ def train_recipe(recipe: Recipe, args: argparse.Namespace, options: dict[str, An
     started = time.perf_counter()
     classifier, converters, fit_config = recipe.fit(train.features, train.labels, args)
     fit_seconds = time.perf_counter() - started
-    exported = to_onnx(classifier, recipe.n_features, converters)
+    exported = to_onnx(classifier, recipe.n_features, recipe.name, converters)
     parity = check_parity(classifier, exported.data, validation.features)
     served = onnx_probabilities(exported.data, validation.features)  # the threshold is chosen on what is served
     figures = choose_threshold(data.parts["validation"], validation, served)

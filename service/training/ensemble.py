@@ -35,7 +35,7 @@ import argparse
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -49,7 +49,7 @@ from service.models.store import ModelStore
 from service.paths import MODEL_STORE
 from service.training.block_models import Figures, UnitRows, choose_threshold
 from service.training.data import LabeledDocument, load_training_data
-from service.training.sklearn_export import Converter, Exported, check_parity, onnx_probabilities, to_onnx
+from service.training.sklearn_export import Converter, check_parity, onnx_probabilities, to_onnx
 
 VERSION = "1"
 FULL_MEMBERS = ("bilstm", "mlp", "svm", "grf", "boilerpipe")
@@ -171,18 +171,6 @@ def combiner_converters() -> dict[type, Converter]:
     return {HistGradientBoostingClassifier: (calculate_linear_classifier_output_shapes, _convert_boosted_trees)}
 
 
-def named(exported: Exported, name: str) -> Exported:
-    """The export with its graph called ``name``, so that the same command writes the same bytes.
-
-    The export's extraction step names the graph after a random UUID.
-    """
-    import onnx  # noqa: PLC0415 - a training-only dependency
-
-    model = onnx.load_from_string(exported.data)
-    model.graph.name = name
-    return replace(exported, data=model.SerializeToString())
-
-
 def _combiner(params: dict[str, Any], seed: int) -> Any:
     from sklearn.ensemble import HistGradientBoostingClassifier  # noqa: PLC0415 - a training-only dependency
 
@@ -231,7 +219,7 @@ def train_variant(
     started = time.perf_counter()
     model = _combiner(params, args.seed).fit(rows.features, rows.labels)
     fit_seconds = time.perf_counter() - started
-    exported = named(to_onnx(model, layout.width, combiner_converters()), variant.name)
+    exported = to_onnx(model, layout.width, variant.name, combiner_converters())
     parity = check_parity(model, exported.data, rows.features)
     served = onnx_probabilities(exported.data, rows.features)
     in_sample = choose_threshold(docs, rows, served)  # reported, not used: in-sample figures flatter

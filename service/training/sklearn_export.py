@@ -46,13 +46,17 @@ class Exported:
     opset: int = OPSET  # of the default (ai.onnx) domain
 
 
-def to_onnx(classifier: Any, n_features: int, converters: Mapping[type, Converter] | None = None) -> Exported:
+def to_onnx(
+    classifier: Any, n_features: int, name: str, converters: Mapping[type, Converter] | None = None
+) -> Exported:
     """The fitted ``classifier`` (a pipeline ending in a classifier) as ONNX, probabilities as a plain matrix.
 
     Only the probabilities are kept (skl2onnx's label branch is pruned: four
     more kernels a call, about a third of a small model's run time), and the
     graph declares exactly :data:`OPSET` (skl2onnx declares the lowest opset
-    its ops need, up to the target).
+    its ops need, up to the target). The graph is called ``name``: the
+    extraction step would call it after a random UUID, and the same command
+    must write the same bytes.
     """
     import onnx  # noqa: PLC0415 - training-only dependencies
     from onnx import version_converter  # noqa: PLC0415
@@ -74,6 +78,7 @@ def to_onnx(classifier: Any, n_features: int, converters: Mapping[type, Converte
     if PROBABILITIES not in outputs:
         raise ModelError(f"expected an output {PROBABILITIES!r}, the converter made {outputs}")
     model = version_converter.convert_version(Extractor(model).extract_model([INPUT_NAME], [PROBABILITIES]), OPSET)
+    model.graph.name = name
     onnx.checker.check_model(model)
     return Exported(model.SerializeToString(), [INPUT_NAME], [PROBABILITIES])
 
