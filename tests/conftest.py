@@ -38,6 +38,21 @@ ARTICLE = (
     + "</article><footer><a href='/c'>Contact</a></footer></body></html>"
 )
 
+# Address literals that are not public (loopback in its spellings, mapped, metadata, private, CGNAT,
+# unspecified): the policy unit tests and the HTTP SSRF matrix both refuse every one.
+NON_PUBLIC_LITERAL_URLS = [
+    "http://127.0.0.1/",
+    "http://0x7f.0.0.1/",
+    "http://2130706433/",
+    "http://127.1/",
+    "http://[::1]/",
+    "http://[::ffff:127.0.0.1]/",
+    "http://169.254.169.254/latest/meta-data/",
+    "http://10.0.0.1/",
+    "http://100.64.0.1/",
+    "http://0.0.0.0/",
+]
+
 
 def free_port() -> int:
     with socket.socket() as sock:

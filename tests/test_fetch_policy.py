@@ -6,6 +6,7 @@ import asyncio
 from ipaddress import IPv4Address, IPv6Address, ip_address, ip_network
 
 import pytest
+from conftest import NON_PUBLIC_LITERAL_URLS
 
 from service.fetching.addresses import check_addresses, is_public, parse_target
 from service.fetching.errors import BlockReason, InvalidUrl, UrlNotAllowed
@@ -39,16 +40,7 @@ def test_every_spelling_of_an_ip_literal_is_read_as_the_address(url: str, addres
 @pytest.mark.parametrize(
     "url",
     [
-        "http://127.0.0.1/",
-        "http://0x7f.0.0.1/",
-        "http://2130706433/",
-        "http://127.1/",
-        "http://[::1]/",
-        "http://[::ffff:127.0.0.1]/",
-        "http://169.254.169.254/latest/meta-data/",
-        "http://10.0.0.1/",
-        "http://100.64.0.1/",
-        "http://0.0.0.0/",
+        *NON_PUBLIC_LITERAL_URLS,
         "http://192.168.1.1/",
         "http://172.16.0.1/",
         "http://[fe80::1]/",

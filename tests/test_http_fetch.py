@@ -7,7 +7,7 @@ from ipaddress import IPv4Address, IPv6Address, ip_network
 
 import httpx
 import pytest
-from conftest import LiveServer, Upstream
+from conftest import NON_PUBLIC_LITERAL_URLS, LiveServer, Upstream
 
 from service.backends.registry import default_registry
 from service.fetching.addresses import IPAddress
@@ -65,17 +65,8 @@ def blocked_count(client: httpx.Client) -> float:
 @pytest.mark.parametrize(
     "url",
     [
-        "http://127.0.0.1/",
+        *NON_PUBLIC_LITERAL_URLS,
         "http://localhost/",
-        "http://0x7f.0.0.1/",
-        "http://2130706433/",
-        "http://127.1/",
-        "http://[::1]/",
-        "http://[::ffff:127.0.0.1]/",
-        "http://169.254.169.254/latest/meta-data/",
-        "http://10.0.0.1/",
-        "http://100.64.0.1/",
-        "http://0.0.0.0/",
         "http://internal.test/",
         "http://metadata.test/computeMetadata/v1/",
         "http://mixed.test/",
