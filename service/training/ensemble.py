@@ -88,6 +88,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--members-store", type=Path, default=MODEL_STORE, help="store holding the member models (default: ours)"
     )
+    parser.add_argument(
+        "--compare-sequence",
+        action="store_true",
+        help="also score a small convolutional sequence model over each page's stack rows out of fold"
+        " (the alternative combiner; needs the train extra) and record it beside the trees' figure",
+    )
 
 
 @dataclass(frozen=True)
@@ -188,6 +194,61 @@ def out_of_fold(rows: UnitRows, groups: np.ndarray, params: dict[str, Any], seed
     return probabilities
 
 
+# The alternative combiner --compare-sequence scores: two 1-D convolutions over a page's stack rows.
+SEQUENCE_FILTERS = 32
+SEQUENCE_KERNEL = 7  # blocks seen on either side: (7 // 2) * 2 = 6 through the two layers
+SEQUENCE_EPOCHS = 15
+SEQUENCE_WINDOW = 512  # training rows per window
+
+
+def sequence_out_of_fold(rows: UnitRows, groups: np.ndarray, seed: int) -> np.ndarray:
+    """Content probability of every row from a small sequence model that never saw its domain (grouped K-fold).
+
+    The model reads each page's rows in order and learns its own neighbourhood (two convolutions),
+    where the trees read the neighbour scores the stack features spell out.
+    """
+    import keras  # noqa: PLC0415 - training-only dependencies
+    from sklearn.model_selection import GroupKFold  # noqa: PLC0415
+
+    pages = [rows.page_rows(p) for p in range(len(rows.offsets) - 1)]
+    page_groups = groups[np.minimum(rows.offsets[:-1], len(groups) - 1)]  # a page without blocks: any group
+    width = rows.features.shape[1]
+    probabilities = np.zeros(len(rows.labels), dtype=np.float64)
+    for fold, (fit_pages, held_pages) in enumerate(GroupKFold(FOLDS).split(pages, groups=page_groups)):
+        keras.utils.set_random_seed(seed + fold)
+        fit_rows = np.concatenate([np.arange(pages[i].start, pages[i].stop) for i in fit_pages])
+        mean = rows.features[fit_rows].mean(axis=0)
+        scale = rows.features[fit_rows].std(axis=0) + 1e-6
+        windows = [
+            (start, min(start + SEQUENCE_WINDOW, pages[i].stop))
+            for i in fit_pages
+            for start in range(pages[i].start, pages[i].stop, SEQUENCE_WINDOW)
+        ]
+        x = np.zeros((len(windows), SEQUENCE_WINDOW, width), dtype=np.float32)
+        y = np.zeros((len(windows), SEQUENCE_WINDOW), dtype=np.float32)
+        real = np.zeros((len(windows), SEQUENCE_WINDOW), dtype=np.float32)
+        for row, (start, stop) in enumerate(windows):
+            x[row, : stop - start] = (rows.features[start:stop] - mean) / scale
+            y[row, : stop - start] = rows.labels[start:stop]
+            real[row, : stop - start] = 1
+        model = keras.Sequential(
+            [
+                keras.Input((None, width)),
+                keras.layers.Conv1D(SEQUENCE_FILTERS, SEQUENCE_KERNEL, padding="same", activation="relu"),
+                keras.layers.Conv1D(SEQUENCE_FILTERS, SEQUENCE_KERNEL, padding="same", activation="relu"),
+                keras.layers.Conv1D(1, 1, activation="sigmoid"),
+            ]
+        )
+        model.compile(optimizer=keras.optimizers.Adam(1e-3), loss="binary_crossentropy")
+        model.fit(x, y[..., None], sample_weight=real, epochs=SEQUENCE_EPOCHS, batch_size=16, verbose=0)
+        for i in held_pages:
+            if pages[i].stop == pages[i].start:  # a page without blocks
+                continue
+            page = (rows.features[pages[i]] - mean) / scale
+            probabilities[pages[i]] = model(page[None].astype(np.float32), training=False).numpy()[0, :, 0]
+    return probabilities
+
+
 @dataclass(frozen=True)
 class Stacking:
     """What every variant is fitted from: the validation pages, every member's outputs on them, their domains."""
@@ -216,6 +277,11 @@ def train_variant(
         say(f"{variant.name}: {params} -> out-of-fold word F1 {figures.word.f1:.4f} at {figures.threshold}")
         tried.append((params, figures))
     params, figures = max(tried, key=lambda pair: pair[1].word.f1)  # the first on a tie
+    sequence: dict[str, float] = {}
+    if args.compare_sequence:
+        alternative = choose_threshold(docs, rows, sequence_out_of_fold(rows, groups, args.seed))
+        say(f"{variant.name}: sequence model -> out-of-fold word F1 {alternative.word.f1:.4f}")
+        sequence = {"sequence_model_out_of_fold_word_f1": round(alternative.word.f1, FIGURE_DECIMALS)}
     started = time.perf_counter()
     model = _combiner(params, args.seed).fit(rows.features, rows.labels)
     fit_seconds = time.perf_counter() - started
@@ -263,6 +329,7 @@ def train_variant(
                     {**p, "word_f1": round(f.word.f1, FIGURE_DECIMALS), "threshold": f.threshold} for p, f in tried
                 ],
                 "parity_max_difference": parity,
+                **sequence,
             },
         },
         {"model": (f"{variant.name}/model.onnx", exported.data)},
