@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 
-from service.backends.base import Backend, BlockLabels
+from service.backends.base import WARM_UP_PAGE, Backend, BlockLabels
 from service.backends.registry import BackendRegistry, default_registry
 from service.errors import UnknownFormat
 from service.output.render import render_html, render_markdown, render_text
@@ -138,14 +138,6 @@ def finish(
         document=document,
         labels=labels,
     )
-
-
-# Touches every stage once: parse, each backend's features and model, and all three renderers.
-WARM_UP_PAGE = (
-    b"<html><head><title>Warm-up</title></head><body><nav><a href='/'>Home</a></nav>"
-    b"<article><h1>Warm-up</h1><p>One paragraph with <b>two</b> sentences. Here is the second.</p>"
-    b"<ol start='2'><li>An item</li></ol></article><footer>&copy; 2026</footer></body></html>"
-)
 
 
 def warm_up(extractor: Extractor, backends: Iterable[str]) -> None:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from service.backends.base import BlockLabels
+from service.backends.base import WARM_UP_PAGE, BlockLabels
 from service.features.boilernet import SCHEMA_NAME, SCHEMA_VERSION, BlockEncoder, EncodedDocument, Vocabulary
 from service.models.store import ModelError, ModelStore
 from service.parsing.document import Document
@@ -36,7 +36,6 @@ LENGTHS_NAME = "lengths"
 # Padded blocks per inference call (sequences × longest): bounds the input tensor at about
 # 16,384 × 1,058 × 4 bytes = 69 MB whatever the pages.
 DEFAULT_MAX_PADDED_BLOCKS = 16384
-WARM_UP_PAGE = "<html><body><nav><a href='/'>Home</a></nav><p>A warm-up paragraph.</p></body></html>"
 
 
 class BilstmBackend:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from service.backends.base import BlockLabels
+from service.backends.base import WARM_UP_PAGE, BlockLabels
 from service.features.units import UNITS
 from service.models.store import ModelEntry, ModelError, ModelStore
 from service.parsing.document import Document
@@ -32,10 +32,6 @@ from service.runtime.sessions import CPU, active_provider, create_session
 INPUT_NAME = "features"
 PROBABILITIES = "probabilities"
 CONTENT = 1  # column of the content class in PROBABILITIES
-
-# A page run once at start: the first session run allocates, and the
-# features build their lookup tables on first use, neither on a request.
-WARM_UP_PAGE = "<html><body><nav><a href='/'>Home</a></nav><p>A warm-up paragraph. Two sentences.</p></body></html>"
 
 FeatureFunction = Callable[[Document, np.ndarray], np.ndarray]
 
