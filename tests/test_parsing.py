@@ -224,7 +224,8 @@ def test_line_breaks_between_highlighted_spans_in_pre_are_breaks() -> None:
 def test_nearest_marked_ancestor_and_ancestors_at() -> None:
     doc = parse_html("<div><section><p><b>x</b></p></section></div>")
     tags = doc.elem_tag  # html, body, div, section, p, b
-    marked = np.array([tag in {"div", "p"} for tag in tags])
+    marked = doc.elem_tagged({"div", "p"})
+    assert marked.tolist() == [tag in {"div", "p"} for tag in tags]
     nearest = doc.nearest_marked(marked)
     assert [tags[e] if e >= 0 else None for e in nearest] == [None, None, "div", "div", "p", "p"]
     b = tags.index("b")

@@ -209,8 +209,7 @@ def density_rules(context: Context) -> np.ndarray:
 # -- tree filter ---------------------------------------------------------------
 def paragraph_elements(document: Document, elems: np.ndarray) -> np.ndarray:
     """Return the nearest ancestor-or-self of each element with a :data:`PARAGRAPH_TAGS` tag (the root if none)."""
-    by_path = np.array([tag in PARAGRAPH_TAGS for tag in document.path_tag], dtype=bool)
-    nearest = document.nearest_marked(by_path[document.elem_path])
+    nearest = document.nearest_marked(document.elem_tagged(PARAGRAPH_TAGS))
     return np.maximum(nearest, 0)[elems].astype(np.int32)  # element 0 is the root
 
 

@@ -183,11 +183,9 @@ class _ElementFacts:
         self.document = document
         self.inline_markup = inline_markup
         significant_tags = _STRUCTURAL_TAGS | _INLINE_TAGS if inline_markup else _STRUCTURAL_TAGS
-        by_path = np.fromiter((tag in significant_tags for tag in document.path_tag), dtype=bool)
-        significant = by_path[document.elem_path] if by_path.size else np.zeros(0, dtype=bool)
-        count = len(significant)
+        count = len(document.elem_tag)
         parent = document.elem_parent
-        nearest = document.nearest_marked(significant)
+        nearest = document.nearest_marked(document.elem_tagged(significant_tags))
         # index `count` stands for "above the root" (its facts are the root's defaults)
         self.nearest = jump = np.append(np.where(nearest < 0, count, nearest), count)
         # The nearest significant strict ancestor of every element (a list:

@@ -10,6 +10,7 @@ derived from the element table on first use and cached.
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Protocol
@@ -150,6 +151,11 @@ class Document:
             elem = int(parent[elem])
         chain.reverse()
         return chain
+
+    def elem_tagged(self, tags: AbstractSet[str]) -> np.ndarray:
+        """Whether each element's tag is one of ``tags`` (bool per element; decided once per distinct tag path)."""
+        by_path = np.fromiter((tag in tags for tag in self.path_tag), dtype=bool, count=len(self.path_tag))
+        return by_path[self.elem_path]
 
     def nearest_marked(self, marked: np.ndarray) -> np.ndarray:
         """For every element, its nearest ancestor-or-self where ``marked`` (bool per element) holds; -1 if none.
