@@ -4,7 +4,6 @@ backends, and the dev-corpus location."""
 from __future__ import annotations
 
 import gzip
-import socket
 import ssl
 import threading
 import time
@@ -23,6 +22,7 @@ from service.api.app import create_app
 from service.backends.base import BlockLabels
 from service.backends.boilerpipe import BoilerpipeBackend
 from service.backends.registry import BackendRegistry
+from service.commands.loadtest import free_port
 from service.parsing.document import Document
 from service.paths import default_data_dir
 from service.settings import Settings
@@ -52,12 +52,6 @@ NON_PUBLIC_LITERAL_URLS = [
     "http://100.64.0.1/",
     "http://0.0.0.0/",
 ]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 class LiveServer:

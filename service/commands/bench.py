@@ -65,11 +65,11 @@ def _add_http_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def load_pages(data_dir: Path, limit: int = 0) -> list[bytes]:
-    """Raw page bytes, in id order."""
-    files = sorted((data_dir / "html").glob("*.html.gz"))
+    """Raw page bytes (``html/*.html`` or ``*.html.gz``), in file-name order."""
+    files = sorted(p for p in (data_dir / "html").iterdir() if p.name.endswith((".html", ".html.gz")))
     if limit:
         files = files[:limit]
-    return [gzip.decompress(f.read_bytes()) for f in files]
+    return [gzip.decompress(f.read_bytes()) if f.suffix == ".gz" else f.read_bytes() for f in files]
 
 
 def _system(name: str) -> Callable[[bytes], object]:

@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import gzip
 import json
 import os
 import signal
@@ -41,6 +40,8 @@ from typing import Any
 import httpx
 import numpy as np
 
+from service.commands.bench import load_pages
+
 HOST = "127.0.0.1"
 WARMUP_REQUESTS = 20  # per server, before any measured round: first-request costs stay out of the figures
 READY_TIMEOUT_S = 180.0  # a model backend loads at start; the machine may be busy
@@ -48,17 +49,6 @@ STOP_TIMEOUT_S = 30.0  # SIGTERM, then SIGKILL after this
 REQUEST_TIMEOUT_S = 120.0
 OVERHEAD_TARGET_MS = 1.0  # the service may add at most this per request at concurrency 1
 LOG_TAIL_BYTES = 4000
-
-
-# Pages
-
-
-def load_pages(data_dir: Path, limit: int = 0) -> list[bytes]:
-    """Raw page bytes (``html/*.html`` or ``*.html.gz``), in file-name order."""
-    files = sorted(p for p in (data_dir / "html").iterdir() if p.name.endswith((".html", ".html.gz")))
-    if limit:
-        files = files[:limit]
-    return [gzip.decompress(f.read_bytes()) if f.suffix == ".gz" else f.read_bytes() for f in files]
 
 
 # The server
