@@ -42,6 +42,17 @@ _ATTRIBUTE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 _DOCTYPE = re.compile(rb"\s*<!doctype\s+([^>]*)>", re.IGNORECASE)
 _TEXT = "-text"
 
+# A block's flags, one byte: what the walk knows of it and of the elements it is in.
+_SPACE_BEFORE, _BREAK_BEFORE, _IN_PRE, _IN_LINK, _FLATTENED = 1, 2, 4, 8, 16
+_INHERITED = _IN_PRE | _IN_LINK  # set by an element for everything inside it
+_BLOCK_LEVEL = 32  # an element's own effect only: it starts a paragraph
+# What each tag does to the walk's context, decided by one lookup per element.
+_TAG_EFFECTS: dict[str, int] = {
+    **dict.fromkeys(BLOCK_LEVEL_TAGS, _BLOCK_LEVEL),
+    **{tag: _IN_PRE | _BLOCK_LEVEL * (tag in BLOCK_LEVEL_TAGS) for tag in PREFORMATTED_TAGS},
+    "a": _IN_LINK,
+}
+
 
 def _title(tree: LexborHTMLParser) -> str:
     for selector, attribute in (('meta[property="og:title"]', "content"), ("title", None), ("h1", None)):
@@ -79,6 +90,9 @@ class _Builder:
 
     Appending to ``array`` columns and handing their buffers to numpy costs
     less than building a tuple per row and transposing the rows afterwards.
+    A block's booleans travel packed in one byte (:data:`_SPACE_BEFORE` ...),
+    and its paragraph is derived afterwards from the element table, so the
+    walk appends four values per block.
     """
 
     def __init__(self) -> None:
@@ -89,15 +103,15 @@ class _Builder:
         # The Lexbor node address of each element: keeping a Python node object per element would cost
         # more than the whole element table; attributes are looked up by address when asked for.
         self.elem_address = array("q")
-        self.path_ids: dict[tuple[int, str], int] = {}
+        # The tag-path trie: each path's parent and last tag, and its children by tag.
+        self.path_parent: list[int] = []
+        self.path_tag: list[str] = []
+        self.path_children: list[dict[str, int]] = []
         self.texts: list[str] = []
         self.block_elem = array("i")
         self.block_child = array("i")
         self.block_paragraph = array("i")
-        self.block_in_link = array("b")
-        self.block_in_pre = array("b")
-        self.block_space_before = array("b")
-        self.block_break_before = array("b")
+        self.block_flags = array("B")
 
     def walk(self, root: LexborNode) -> None:
         """Depth-first over the tree with an explicit stack (no recursion limit).
@@ -105,16 +119,17 @@ class _Builder:
         The hot loop of the whole service: locals only, recording inlined.
         """
         add_text, add_block_elem, add_child = self.texts.append, self.block_elem.append, self.block_child.append
-        add_paragraph, add_in_link = self.block_paragraph.append, self.block_in_link.append
-        add_in_pre, add_space = self.block_in_pre.append, self.block_space_before.append
-        add_break = self.block_break_before.append
+        add_flags, add_paragraph = self.block_flags.append, self.block_paragraph.append
         add_tag, add_parent, add_nth = self.elem_tag.append, self.elem_parent.append, self.elem_nth.append
         add_path, add_address = self.elem_path.append, self.elem_address.append
-        path_ids, elem_tags = self.path_ids, self.elem_tag
-        skipped, block_level, preformatted = _SKIPPED_NODES, BLOCK_LEVEL_TAGS, PREFORMATTED_TAGS
+        path_children, path_parent, path_tag = self.path_children, self.path_parent, self.path_tag
+        elem_tags = self.elem_tag
+        skipped, effects = _SKIPPED_NODES, _TAG_EFFECTS
 
         root_tag = root.tag or "html"  # Lexbor's root is always <html>
-        path_ids[(-1, root_tag)] = 0
+        path_parent.append(-1)
+        path_tag.append(root_tag)
+        path_children.append({})
         add_tag(root_tag)
         add_parent(-1)
         add_nth(1)
@@ -122,7 +137,8 @@ class _Builder:
         add_address(root.mem_id)
         tag: str | None
         elem = path = paragraph = 0
-        in_link = in_pre = flattened = pending_space = pending_break = False
+        context = 0  # _IN_LINK | _IN_PRE | _FLATTENED of the open elements
+        pending_space = pending_break = False
         child_index = elem_index = depth = 0
         stack: list[tuple] = []
         children = root.iter(include_text=True)
@@ -134,19 +150,23 @@ class _Builder:
                     raw = node.text_content
                     if not raw or raw.isspace():
                         pending_space = True
-                        if in_pre and raw and "\n" in raw:  # a line break between highlighted spans
+                        if context & _IN_PRE and raw and "\n" in raw:  # a line break between highlighted spans
                             pending_break = True
                         continue
-                    add_text(raw.strip("\r\n") if in_pre else " ".join(raw.split()))
                     add_block_elem(elem)
-                    add_child(-1 if flattened else child_index - 1)
+                    add_child(child_index - 1)
                     add_paragraph(paragraph)
-                    add_in_link(in_link)
-                    add_in_pre(in_pre)
-                    add_space(pending_space or raw[0].isspace())
-                    add_break(pending_break or (in_pre and raw[0] in "\r\n"))
+                    if context & _IN_PRE:
+                        add_text(raw.strip("\r\n"))
+                        add_flags(
+                            context | (pending_space or raw[0].isspace()) | (pending_break or raw[0] in "\r\n") << 1
+                        )
+                        pending_break = raw[-1] in "\r\n"
+                    else:
+                        add_text(" ".join(raw.split()))
+                        add_flags(context | (pending_space or raw[0].isspace()) | pending_break << 1)
+                        pending_break = False
                     pending_space = raw[-1].isspace()
-                    pending_break = in_pre and raw[-1] in "\r\n"
                     continue
                 if tag is None or tag in skipped:
                     if tag and tag[0] != "-":  # comments and doctypes are no :nth-child
@@ -156,60 +176,59 @@ class _Builder:
                 if tag == "br":
                     pending_break = True
                     continue
-                stack.append((children, elem, path, paragraph, in_link, in_pre, flattened, child_index, elem_index))
+                stack.append((children, elem, path, paragraph, context, child_index, elem_index))
+                effect = effects.get(tag, 0)
                 depth += 1
                 if depth < MAX_DEPTH:
                     add_parent(elem)
                     elem = len(elem_tags)
-                    key = (path, tag)
-                    path = path_ids.get(key)  # type: ignore[assignment]
-                    if path is None:
-                        path = path_ids[key] = len(path_ids)
+                    kids = path_children[path]
+                    found = kids.get(tag)
+                    if found is None:
+                        found = kids[tag] = len(path_tag)
+                        path_parent.append(path)
+                        path_tag.append(tag)
+                        path_children.append({})
+                    path = found
                     add_tag(tag)
                     add_nth(elem_index)
                     add_path(path)
                     add_address(node.mem_id)
-                    if tag in block_level:
+                    if effect & _BLOCK_LEVEL:
                         paragraph = elem
                 else:
-                    flattened = True
-                if tag == "a":
-                    in_link = True
-                elif tag in preformatted:
-                    in_pre = True
+                    context |= _FLATTENED
+                if effect & _INHERITED:
+                    context |= effect & _INHERITED
                 child_index = elem_index = 0
                 children = node.iter(include_text=True)
                 break
             else:
                 if not stack:
                     return
-                children, elem, path, paragraph, in_link, in_pre, flattened, child_index, elem_index = stack.pop()
+                children, elem, path, paragraph, context, child_index, elem_index = stack.pop()
                 depth -= 1
 
     def document(
         self, tree: LexborHTMLParser, *, title: str, lang: str, doctype: str, encoding: str, source_bytes: int
     ) -> Document:
-        path_parent = [0] * len(self.path_ids)
-        path_tag = [""] * len(self.path_ids)
-        for (parent_path, tag), path in self.path_ids.items():
-            path_parent[path] = parent_path
-            path_tag[path] = tag
+        flags = np.frombuffer(self.block_flags, dtype=np.uint8) if self.block_flags else np.zeros(0, dtype=np.uint8)
         return Document(
             elem_tag=self.elem_tag,
             elem_parent=_int32(self.elem_parent),
             elem_nth=_int32(self.elem_nth),
             elem_path=_int32(self.elem_path),
             attributes=_TreeAttributes(tree, self.elem_address),
-            path_parent=path_parent,
-            path_tag=path_tag,
+            path_parent=self.path_parent,
+            path_tag=self.path_tag,
             texts=self.texts,
             block_elem=_int32(self.block_elem),
-            block_child=_int32(self.block_child),
+            block_child=np.where(flags & _FLATTENED, -1, _int32(self.block_child)).astype(np.int32),
             block_paragraph=_int32(self.block_paragraph),
-            block_in_link=_bool(self.block_in_link),
-            block_in_pre=_bool(self.block_in_pre),
-            block_space_before=_bool(self.block_space_before),
-            block_break_before=_bool(self.block_break_before),
+            block_in_link=(flags & _IN_LINK) != 0,
+            block_in_pre=(flags & _IN_PRE) != 0,
+            block_space_before=(flags & _SPACE_BEFORE) != 0,
+            block_break_before=(flags & _BREAK_BEFORE) != 0,
             title=title,
             lang=lang,
             doctype=doctype,
@@ -221,11 +240,6 @@ class _Builder:
 def _int32(column: array) -> np.ndarray:
     """The column as an int32 array (its buffer, not a copy; C int is 32 bits on every platform numpy supports)."""
     return np.frombuffer(column, dtype=np.int32) if column else np.zeros(0, dtype=np.int32)
-
-
-def _bool(column: array) -> np.ndarray:
-    """The 0/1 byte column as a bool array (its buffer, not a copy)."""
-    return np.frombuffer(column, dtype=np.bool_) if column else np.zeros(0, dtype=bool)
 
 
 class _TreeAttributes:
