@@ -25,6 +25,7 @@ from service.pipeline import Extractor, warm_up
 from service.runtime.admission import AdmissionLimit
 from service.runtime.backends import execution_provider, is_batched, load_enabled, manifest_figures
 from service.runtime.batcher import BatchLimits, MicroBatcher
+from service.runtime.heap import settle_heap
 from service.settings import Settings, get_settings
 
 ROUTERS = (extract.router, batch.router, compare.router, backends.router, health.router, metrics.router, reader.router)
@@ -58,6 +59,7 @@ async def _open(
     for name, backend in loaded.items():
         metrics.backend_info.labels(name, backend.kind, backend.version, execution_provider(backend)).set(1)
     batchers = await _start_batchers(settings, metrics, loaded, stack)
+    settle_heap()
     return AppState(
         settings=settings,
         extractor=extractor,

@@ -26,6 +26,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from service.paths import default_data_dir
+from service.runtime.heap import settle_heap
 
 PARSE_FLOOR = "parse"
 WARMUP_PAGES = 20
@@ -90,10 +91,11 @@ def _system(name: str) -> Callable[[bytes], object]:
 
 
 def measure(name: str, pages: list[bytes]) -> dict[str, float | str | int]:
-    """Time one system over the pages in this process."""
+    """Time one system over the pages in this process, warmed up and its heap settled as the service's is."""
     run = _system(name)
     for page in pages[:WARMUP_PAGES]:
         run(page)
+    settle_heap()
     times = np.empty(len(pages))
     for i, page in enumerate(pages):
         started = time.perf_counter()

@@ -41,6 +41,7 @@ import httpx
 import numpy as np
 
 from service.commands.bench import load_pages
+from service.runtime.heap import settle_heap
 
 HOST = "127.0.0.1"
 WARMUP_REQUESTS = 20  # per server, before any measured round: first-request costs stay out of the figures
@@ -466,6 +467,7 @@ def _inprocess_child(backend: str, data_dir: Path, limit: int, requests: int, co
     extractor.registry.get(backend)
     for page in pages[:WARMUP_REQUESTS]:
         extractor.extract(page, backend=backend)
+    settle_heap()  # as the server does once started
     wall, cpu = [], []
     for index in range(requests):
         started, started_cpu = time.perf_counter(), time.process_time()
