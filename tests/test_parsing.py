@@ -6,6 +6,8 @@ import codecs
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from selectolax.lexbor import LexborHTMLParser
 
 from service.parsing.document import Document
@@ -23,6 +25,12 @@ class TestBlocks:
 
     def test_whitespace_only_leaves_are_not_blocks_and_text_is_collapsed(self) -> None:
         assert texts("<div>\n  <p>  one \n two </p>\n  &nbsp; </div>") == ["one two"]
+
+    @given(st.text(alphabet=st.sampled_from(" a\tb\n\r\x0b\x0c\x1c\x1f\x85\xa0\u2009\u2028\u3000\xad.é"), min_size=1))
+    def test_text_is_collapsed_exactly_as_python_splits_white_space(self, text: str) -> None:
+        # the parse takes a shortcut for leaves already collapsed; the result must not show it
+        collapsed = " ".join(text.split())
+        assert texts(f"<p>{text}</p>".encode()) == ([collapsed] if collapsed else [])
 
     @pytest.mark.parametrize("tag", ["script", "style", "template", "svg", "select", "iframe"])
     def test_unrendered_subtrees_are_skipped(self, tag: str) -> None:

@@ -48,6 +48,7 @@ import numpy as np
 
 from service.backends.base import BlockLabels
 from service.features.shallow import TextFeatures, following, previous, text_features
+from service.features.text_stats import joined_text
 from service.parsing.document import Document
 
 # Bump whenever a rule, a threshold, the unit definition or the filter changes.
@@ -225,8 +226,7 @@ def tree_filter(document: Document, selected: np.ndarray, depth: int = DEFAULT_T
     if depth <= 0 or len(chosen) == 0:
         return selected.copy()
     groups = document.ancestors_at(paragraph_elements(document, document.block_elem[chosen]), depth)
-    texts = document.texts
-    chars = np.fromiter((len(texts[i]) for i in chosen.tolist()), dtype=np.int64, count=len(chosen))
+    chars = joined_text(document).chars[chosen]  # the leaves' lengths, counted once for the page
     keys, first, inverse = np.unique(groups, return_index=True, return_inverse=True)
     totals = np.bincount(inverse, weights=chars, minlength=len(keys))
     best = totals.max()

@@ -163,7 +163,9 @@ class _Builder:
                         )
                         pending_break = raw[-1] in "\r\n"
                     else:
-                        add_text(" ".join(raw.split()))
+                        text = raw.strip()
+                        # Most leaves need only the strip: other white space than one ASCII space is not printable.
+                        add_text(" ".join(text.split()) if "  " in text or not text.isprintable() else text)
                         add_flags(context | (pending_space or raw[0].isspace()) | pending_break << 1)
                         pending_break = False
                     pending_space = raw[-1].isspace()
