@@ -33,24 +33,40 @@ PREFORMATTED_TAGS = frozenset({"pre", "textarea", "listing", "plaintext", "xmp"}
 # too); their text is attached to the deepest recorded ancestor.
 MAX_DEPTH = 512
 
-# What the walk passes over without descending: the skipped tags plus
-# Lexbor's pseudo-tags for comments, doctypes and processing instructions.
-_SKIPPED_NODES = SKIPPED_TAGS | {"-comment", "-doctype", "-cdata", "-pi", "-document"}
-
 # Attribute and tag names :meth:`_TreeAttributes.named` can put in a CSS selector as they are.
 _ATTRIBUTE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 _DOCTYPE = re.compile(rb"\s*<!doctype\s+([^>]*)>", re.IGNORECASE)
-_TEXT = "-text"
 
 # A block's flags, one byte: what the walk knows of it and of the elements it is in.
 _SPACE_BEFORE, _BREAK_BEFORE, _IN_PRE, _IN_LINK, _FLATTENED = 1, 2, 4, 8, 16
 _INHERITED = _IN_PRE | _IN_LINK  # set by an element for everything inside it
 _BLOCK_LEVEL = 32  # an element's own effect only: it starts a paragraph
+
+
+def _lexbor_ids() -> dict[str, int]:
+    """Lexbor's tag id of every name the walk tells apart, read from Lexbor (where the standard ones are fixed).
+
+    The walk reads a node's ``tag_id`` (an int Lexbor keeps), not its ``tag``
+    (a new string per call, at twice the cost), and names a new tag path only.
+    """
+    sample = LexborHTMLParser("<!doctype html><!-- c -->t")
+    ids = {node.tag: node.tag_id for node in sample.root.parent.traverse(include_text=True)}
+    named = SKIPPED_TAGS | BLOCK_LEVEL_TAGS | PREFORMATTED_TAGS | {"a", "br"}
+    ids.update({tag: sample.create_node(tag).tag_id for tag in named})
+    return ids
+
+
+_IDS = _lexbor_ids()
+_TEXT_ID, _BR_ID = _IDS["-text"], _IDS["br"]
+# Nodes that are no elements, so no :nth-child: comments, doctypes (and Lexbor's undefined and end-of-file ids).
+_NOT_ELEMENT_IDS = frozenset({0, 1, _IDS["-document"], _IDS["-comment"], _IDS["-doctype"]})
+# What the walk passes over without descending.
+_SKIPPED_IDS = _NOT_ELEMENT_IDS | {_IDS[tag] for tag in SKIPPED_TAGS}
 # What each tag does to the walk's context, decided by one lookup per element.
-_TAG_EFFECTS: dict[str, int] = {
-    **dict.fromkeys(BLOCK_LEVEL_TAGS, _BLOCK_LEVEL),
-    **{tag: _IN_PRE | _BLOCK_LEVEL * (tag in BLOCK_LEVEL_TAGS) for tag in PREFORMATTED_TAGS},
-    "a": _IN_LINK,
+_TAG_EFFECTS: dict[int, int] = {
+    **{_IDS[tag]: _BLOCK_LEVEL for tag in BLOCK_LEVEL_TAGS},
+    **{_IDS[tag]: _IN_PRE | _BLOCK_LEVEL * (tag in BLOCK_LEVEL_TAGS) for tag in PREFORMATTED_TAGS},
+    _IDS["a"]: _IN_LINK,
 }
 
 
@@ -90,23 +106,21 @@ class _Builder:
 
     Appending to ``array`` columns and handing their buffers to numpy costs
     less than building a tuple per row and transposing the rows afterwards.
-    A block's booleans travel packed in one byte (:data:`_SPACE_BEFORE` ...),
-    and its paragraph is derived afterwards from the element table, so the
-    walk appends four values per block.
+    A block's booleans travel packed in one byte (:data:`_SPACE_BEFORE` ...).
+    An element's tag is its tag path's last, read off the trie at the end.
     """
 
     def __init__(self) -> None:
-        self.elem_tag: list[str] = []
         self.elem_parent = array("i")
         self.elem_nth = array("i")  # 1-based position among element siblings
         self.elem_path = array("i")
         # The Lexbor node address of each element: keeping a Python node object per element would cost
         # more than the whole element table; attributes are looked up by address when asked for.
         self.elem_address = array("q")
-        # The tag-path trie: each path's parent and last tag, and its children by tag.
+        # The tag-path trie: each path's parent and last tag, and its children by Lexbor tag id.
         self.path_parent: list[int] = []
         self.path_tag: list[str] = []
-        self.path_children: list[dict[str, int]] = []
+        self.path_children: list[dict[int, int]] = []
         self.texts: list[str] = []
         self.block_elem = array("i")
         self.block_child = array("i")
@@ -120,22 +134,19 @@ class _Builder:
         """
         add_text, add_block_elem, add_child = self.texts.append, self.block_elem.append, self.block_child.append
         add_flags, add_paragraph = self.block_flags.append, self.block_paragraph.append
-        add_tag, add_parent, add_nth = self.elem_tag.append, self.elem_parent.append, self.elem_nth.append
-        add_path, add_address = self.elem_path.append, self.elem_address.append
+        add_parent, add_nth, add_path = self.elem_parent.append, self.elem_nth.append, self.elem_path.append
+        add_address = self.elem_address.append
         path_children, path_parent, path_tag = self.path_children, self.path_parent, self.path_tag
-        elem_tags = self.elem_tag
-        skipped, effects = _SKIPPED_NODES, _TAG_EFFECTS
+        elem_paths = self.elem_path
+        skipped, not_elements, effects = _SKIPPED_IDS, _NOT_ELEMENT_IDS, _TAG_EFFECTS
 
-        root_tag = root.tag or "html"  # Lexbor's root is always <html>
         path_parent.append(-1)
-        path_tag.append(root_tag)
+        path_tag.append(root.tag or "html")  # Lexbor's root is always <html>
         path_children.append({})
-        add_tag(root_tag)
         add_parent(-1)
         add_nth(1)
         add_path(0)
         add_address(root.mem_id)
-        tag: str | None
         elem = path = paragraph = 0
         context = 0  # _IN_LINK | _IN_PRE | _FLATTENED of the open elements
         pending_space = pending_break = False
@@ -144,9 +155,9 @@ class _Builder:
         children = root.iter(include_text=True)
         while True:
             for node in children:
-                tag = node.tag
+                tag_id = node.tag_id
                 child_index += 1
-                if tag == _TEXT:
+                if tag_id == _TEXT_ID:
                     raw = node.text_content
                     if not raw or raw.isspace():
                         pending_space = True
@@ -170,29 +181,28 @@ class _Builder:
                         pending_break = False
                     pending_space = raw[-1].isspace()
                     continue
-                if tag is None or tag in skipped:
-                    if tag and tag[0] != "-":  # comments and doctypes are no :nth-child
+                if tag_id in skipped:
+                    if tag_id not in not_elements:  # comments and doctypes are no :nth-child
                         elem_index += 1
                     continue
                 elem_index += 1
-                if tag == "br":
+                if tag_id == _BR_ID:
                     pending_break = True
                     continue
                 stack.append((children, elem, path, paragraph, context, child_index, elem_index))
-                effect = effects.get(tag, 0)
+                effect = effects.get(tag_id, 0)
                 depth += 1
                 if depth < MAX_DEPTH:
                     add_parent(elem)
-                    elem = len(elem_tags)
+                    elem = len(elem_paths)
                     kids = path_children[path]
-                    found = kids.get(tag)
+                    found = kids.get(tag_id)
                     if found is None:
-                        found = kids[tag] = len(path_tag)
+                        found = kids[tag_id] = len(path_tag)
                         path_parent.append(path)
-                        path_tag.append(tag)
+                        path_tag.append(node.tag or "")
                         path_children.append({})
                     path = found
-                    add_tag(tag)
                     add_nth(elem_index)
                     add_path(path)
                     add_address(node.mem_id)
@@ -215,11 +225,12 @@ class _Builder:
         self, tree: LexborHTMLParser, *, title: str, lang: str, doctype: str, encoding: str, source_bytes: int
     ) -> Document:
         flags = np.frombuffer(self.block_flags, dtype=np.uint8) if self.block_flags else np.zeros(0, dtype=np.uint8)
+        elem_path = _int32(self.elem_path)
         return Document(
-            elem_tag=self.elem_tag,
+            elem_tag=np.array(self.path_tag, dtype=object)[elem_path].tolist(),
             elem_parent=_int32(self.elem_parent),
             elem_nth=_int32(self.elem_nth),
-            elem_path=_int32(self.elem_path),
+            elem_path=elem_path,
             attributes=_TreeAttributes(tree, self.elem_address),
             path_parent=self.path_parent,
             path_tag=self.path_tag,
