@@ -1,7 +1,8 @@
 import numpy as np
 
-from service.features.shallow import text_features, words_of
+from service.features.shallow import text_density, text_features, words_of
 from service.features.text_stats import MAX_COUNTED_CHARS, PUNCTUATION, TERMINATOR, JoinedText
+from service.features.units import leaf_units
 from service.parsing.lexbor import parse_html
 
 
@@ -103,20 +104,34 @@ def test_words_from_the_table_match_the_regex() -> None:
     for _ in range(300):
         texts = ["".join(rng.choice(alphabet, size=rng.integers(0, 30))) for _ in range(rng.integers(1, 6))]
         words = JoinedText.of(texts).words
-        assert words is not None
         leaves, lengths = _regex_words(texts)
         assert words[0].tolist() == leaves, texts
         assert words[1].tolist() == lengths, texts
 
 
-def test_words_defer_to_the_regex_beyond_the_basic_plane_and_for_cut_leaves() -> None:
-    assert JoinedText.of(["emoji 😀 here"]).words is None  # two code units, one character
-    assert JoinedText.of(["x" * (MAX_COUNTED_CHARS + 1)]).words is None
-    assert JoinedText.of(["", "  "]).words is not None
-    empty = JoinedText.of(["", "  "]).words
-    assert empty is not None and empty[0].size == 0
+def test_words_leave_out_the_leaves_beyond_the_basic_plane_and_the_cut_ones() -> None:
+    joined = JoinedText.of(["emoji 😀 here", "plain words", "x" * (MAX_COUNTED_CHARS + 1)])
+    assert joined.uncounted.tolist() == [0, 2]  # two code units for one character; a leaf cut short
+    assert joined.words[0].tolist() == [1, 1]
+    assert joined.words[1].tolist() == [5, 5]
+    empty = JoinedText.of(["", "  "])
+    assert empty.uncounted.size == 0
+    assert empty.words[0].size == 0
 
 
 def test_shallow_features_agree_with_the_regex_when_the_table_cannot_say() -> None:
     document = parse_html("<p>Grinning 😀 face, 𝔘nicode words</p><p>two words</p>")
     assert text_features(document).words.tolist() == [4, 2]  # "😀" is no word; "𝔘nicode" is one
+
+
+def test_shallow_features_of_mixed_leaves_match_the_regex_leaf_by_leaf() -> None:
+    # table words for most leaves, regex words for those beyond U+FFFF, merged back in leaf order
+    rng = np.random.default_rng(11)
+    alphabet = [*"ab Z9_-.,  ½日ß😀𝔘", "longword" * 6]
+    for _ in range(100):
+        texts = ["".join(rng.choice(alphabet, size=rng.integers(1, 40))).strip() or "x" for _ in range(6)]
+        document = parse_html("".join(f"<p>{t}</p>" for t in texts))
+        features = text_features(document, leaf_units(document))
+        expected = [words_of(t) for t in document.texts]
+        assert features.words.tolist() == [len(w) for w in expected], document.texts
+        assert features.text_density.tolist() == [np.float32(text_density(t)) for t in document.texts]

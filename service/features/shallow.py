@@ -196,15 +196,17 @@ def text_features(document: Document, unit_of_leaf: np.ndarray | None = None) ->
     texts = document.texts
     n_units = int(unit_of_leaf[-1]) + 1 if len(unit_of_leaf) else 0
 
-    # Words per leaf and every word's length: from the shared character table, or the regex where it cannot say.
+    # Words per leaf and every word's length: from the shared character table, and the regex for the leaves
+    # it cannot say for (beyond U+FFFF, or cut), merged back into document order.
     joined = joined_text(document)
-    if joined.words is not None:
-        word_leaf, word_lengths = joined.words
-        leaf_words = np.bincount(word_leaf, minlength=len(texts)).astype(np.int32)
-    else:
-        tokens = [_WORD.findall(t) for t in texts]
-        leaf_words = np.fromiter(map(len, tokens), dtype=np.int32, count=len(texts))
-        word_lengths = np.fromiter(map(len, chain.from_iterable(tokens)), dtype=np.int32)
+    word_leaf, word_lengths = joined.words
+    if len(joined.uncounted):
+        tokens = [_WORD.findall(texts[leaf]) for leaf in joined.uncounted.tolist()]
+        word_leaf = np.concatenate([word_leaf, np.repeat(joined.uncounted, [len(t) for t in tokens])])
+        word_lengths = np.concatenate([word_lengths, np.fromiter(map(len, chain.from_iterable(tokens)), np.int64)])
+        order = np.argsort(word_leaf, kind="stable")
+        word_leaf, word_lengths = word_leaf[order], word_lengths[order]
+    leaf_words = np.bincount(word_leaf, minlength=len(texts)).astype(np.int32)
     leaf_chars = joined.chars
 
     words = np.bincount(unit_of_leaf, weights=leaf_words, minlength=n_units).astype(np.int32)

@@ -16,9 +16,10 @@ letter, uppercase, digit
 word
     As :mod:`service.features.shallow` defines it: a white-space token with
     a ``str.isalnum`` character (what the regex ``[^\W_]`` matches). The
-    table answers exactly where every leaf is counted whole and lies in the
-    Basic Multilingual Plane; elsewhere :attr:`JoinedText.words` is None and
-    the caller tokenizes with the regex.
+    table answers exactly for a leaf counted whole and within the Basic
+    Multilingual Plane; the few others (:attr:`JoinedText.uncounted`) are
+    left out of :attr:`JoinedText.words`, for the caller to tokenize with
+    the regex.
     Characters outside the Basic Multilingual Plane (emoji, rare CJK) are
     two surrogate code units and count as none of these.
 punctuation
@@ -164,16 +165,18 @@ class JoinedText:
         return len(self.starts)
 
     @cached_property
-    def words(self) -> tuple[np.ndarray, np.ndarray] | None:
-        """(leaf, length) of every word in document order (int64 each); None where the table cannot say.
+    def uncounted(self) -> np.ndarray:
+        """The leaves whose code units are not their characters: cut at MAX_COUNTED_CHARS, or beyond U+FFFF."""
+        return np.flatnonzero(self.lengths != self.chars)
+
+    @cached_property
+    def words(self) -> tuple[np.ndarray, np.ndarray]:
+        """(leaf, length) of every word of every leaf but the :attr:`uncounted`, in document order (int64 each).
 
         Tokens are the runs of non-space code units (the separators are
         space, so no token spans two leaves); a token is a word if any of
-        its code units is. None when a leaf was cut at MAX_COUNTED_CHARS or
-        holds a character beyond U+FFFF (its code units are not characters).
+        its code units is.
         """
-        if not np.array_equal(self.lengths, self.chars):
-            return None
         in_token = (self.classes & SPACE) == 0
         edges = np.flatnonzero(in_token[1:] != in_token[:-1]) + 1  # the text starts and ends with space
         starts, ends = edges[0::2], edges[1::2]
@@ -181,7 +184,11 @@ class JoinedText:
             return _NOWHERE, _NOWHERE
         worded = np.logical_or.reduceat((self.classes & WORD) != 0, starts)  # a token and the space after it
         starts = starts[worded]
-        return np.searchsorted(self.starts, starts, side="right") - 1, ends[worded] - starts
+        leaves, lengths = np.searchsorted(self.starts, starts, side="right") - 1, ends[worded] - starts
+        if len(self.uncounted):
+            counted = self.lengths[leaves] == self.chars[leaves]
+            return leaves[counted], lengths[counted]
+        return leaves, lengths
 
     @property
     def ends(self) -> np.ndarray:
