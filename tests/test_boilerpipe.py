@@ -177,6 +177,9 @@ def test_tree_filter_counts_characters_and_breaks_ties_by_document_order():
         "<div><div><p>" + words(20, "a") + "</p></div></div><div><div><p>" + words(15, "bbbbbbbb") + "</p></div></div>"
     )
     assert _kept_stems(doc, bp.tree_filter(doc, np.ones(len(doc), dtype=bool), 2)) == {"b"}
+    # a tie between a subtree and an element above it: the one whose text comes first wins, not the outer one
+    doc = page("<div><div><p>" + words(10, "b") + "</p></div></div><p>" + words(10, "a") + "</p>")
+    assert _kept_stems(doc, bp.tree_filter(doc, np.ones(len(doc), dtype=bool), 2)) == {"b"}
 
 
 def test_paragraph_is_the_nearest_paragraph_tag():

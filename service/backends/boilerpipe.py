@@ -227,10 +227,10 @@ def tree_filter(document: Document, selected: np.ndarray, depth: int = DEFAULT_T
         return selected.copy()
     groups = document.ancestors_at(paragraph_elements(document, document.block_elem[chosen]), depth)
     chars = joined_text(document).chars[chosen]  # the leaves' lengths, counted once for the page
-    keys, first, inverse = np.unique(groups, return_index=True, return_inverse=True)
-    totals = np.bincount(inverse, weights=chars, minlength=len(keys))
-    best = totals.max()
-    winner = keys[first == first[totals == best].min()][0]  # earliest in document order on a tie
+    totals = np.bincount(groups, weights=chars)  # by element id
+    tied = np.flatnonzero(totals == totals.max())
+    # on a tie, the group whose first leaf comes first in the page
+    winner = tied[0] if len(tied) == 1 else groups[np.isin(groups, tied)][0]
     out = np.zeros_like(selected)
     out[chosen[groups == winner]] = True
     return out
