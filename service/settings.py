@@ -95,8 +95,8 @@ class Settings(BaseSettings):
         None,
         ge=1,
         le=4096,
-        description="Most documents in one model batch (default: 32 with a GPU provider, 1 on the CPU, where"
-        " batching measured slower).",
+        description="Most documents in one model batch (default: 32 with a GPU provider; on the CPU, where"
+        " batching measured slower, no micro-batcher unless this is set).",
     )
     batch_max_wait_ms: float = Field(
         5.0, ge=0, le=1000, description="How long a batch waits to fill before it runs anyway."
@@ -165,16 +165,22 @@ class Settings(BaseSettings):
         return self
 
     @property
-    def batch_size(self) -> int:
-        """``batch_max_size``, or its default for the providers.
+    def micro_batching(self) -> bool:
+        """Whether batched backends get a micro-batcher: with a GPU provider, or when ``batch_max_size`` is set.
 
         On one CPU core a batch costs more than its documents alone (padding to the longest,
         a batched LSTM step): ``bench --http`` with the BiLSTM at concurrency 64 served 35 req/s
-        with batches of up to 32 and 60 req/s with 1.
+        with batches of up to 32 and 60 req/s with 1; and batches of one only add the hand-offs
+        to and from the batcher's thread (about 1 ms a request at concurrency 1).
         """
+        return self.batch_max_size is not None or bool(GPU_EXECUTION_PROVIDERS & set(self.execution_providers))
+
+    @property
+    def batch_size(self) -> int:
+        """``batch_max_size``, or its default for the providers (one document where there is no batcher)."""
         if self.batch_max_size is not None:
             return self.batch_max_size
-        return GPU_BATCH_SIZE if GPU_EXECUTION_PROVIDERS & set(self.execution_providers) else 1
+        return GPU_BATCH_SIZE if self.micro_batching else 1
 
 
 @cache

@@ -98,9 +98,15 @@ def test_a_full_batch_queue_answers_429_with_retry_after_and_loses_nothing() -> 
     assert sum(backend.batch_sizes) == len(served)
 
 
-def test_the_shipped_default_is_the_batched_bilstm_and_matches_the_in_process_call() -> None:
+@pytest.mark.parametrize("batch_max_size", [None, 4])
+def test_the_shipped_default_bilstm_matches_the_in_process_call_with_and_without_a_batcher(
+    batch_max_size: int | None,
+) -> None:
+    # on the CPU the BiLSTM gets a micro-batcher only when a batch size is set
     article = (Path(__file__).resolve().parent / "fixtures" / "article.html").read_bytes()
-    with LiveServer(Settings()) as server, ThreadPoolExecutor(4) as pool:
+    with LiveServer(Settings(batch_max_size=batch_max_size)) as server, ThreadPoolExecutor(4) as pool:
+        listed = {b["name"]: b for b in httpx.get(f"{server.url}/backends").json()["backends"]}
+        assert listed["bilstm"]["batched"] is (batch_max_size is not None)
         responses = list(
             pool.map(
                 lambda _: httpx.post(

@@ -59,7 +59,10 @@ def test_an_unknown_backend_fails_the_start_not_the_first_request(settings: Sett
         asyncio.run(start())
 
 
-def test_batches_default_to_one_document_on_the_cpu_and_32_on_a_gpu() -> None:
+def test_micro_batching_defaults_to_a_gpu_only_with_batches_of_32() -> None:
+    assert not Settings().micro_batching
     assert Settings().batch_size == 1
-    assert Settings(execution_providers=["CUDAExecutionProvider", "CPUExecutionProvider"]).batch_size == 32
-    assert Settings(batch_max_size=8).batch_size == 8
+    gpu = Settings(execution_providers=["CUDAExecutionProvider", "CPUExecutionProvider"])
+    assert gpu.micro_batching and gpu.batch_size == 32
+    assert Settings(batch_max_size=8).micro_batching and Settings(batch_max_size=8).batch_size == 8
+    assert Settings(batch_max_size=1).micro_batching  # asked for: a batcher, even of one

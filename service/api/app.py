@@ -78,7 +78,13 @@ async def _open(
 async def _start_batchers(
     settings: Settings, metrics: Metrics, loaded: dict[str, Backend], stack: AsyncExitStack
 ) -> dict[str, MicroBatcher[Sized]]:
-    """One micro-batcher per batched backend; on exit each finishes its queue before the thread pool goes."""
+    """One micro-batcher per batched backend where batching pays; on exit each finishes its queue before the pool goes.
+
+    Without one (the CPU default, see :attr:`Settings.micro_batching`) a batched backend's
+    requests run whole in the CPU thread pool, like every other backend's.
+    """
+    if not settings.micro_batching:
+        return {}
     limits = BatchLimits(
         max_batch_documents=settings.batch_size,
         max_padded_blocks=settings.batch_max_padded_blocks,
@@ -123,7 +129,7 @@ def create_app(
                 endpoints=endpoints_of(_all_routes(app)),
                 backend_endpoints=endpoints_of(route for router in BACKEND_ROUTERS for route in router.routes),
                 backends=state.backends,
-                batched_backends=[name for name, backend in state.backends.items() if is_batched(backend)],
+                batched_backends=list(state.batchers),
                 error_codes=ERROR_CODES,
                 block_reasons=[reason.value for reason in BlockReason],
             )

@@ -6,7 +6,7 @@ from fastapi import APIRouter
 
 from service.api.deps import API_KEY, State
 from service.api.schemas import BackendInfo, BackendsResponse
-from service.runtime.backends import execution_provider, is_batched
+from service.runtime.backends import execution_provider
 
 router = APIRouter(tags=["operations"], dependencies=API_KEY)
 
@@ -22,7 +22,7 @@ async def list_backends(state: State) -> BackendsResponse:
                 kind=backend.kind,
                 version=backend.version,
                 execution_provider=execution_provider(backend),
-                batched=is_batched(backend),
+                batched=name in state.batchers,
                 status="ready" if state.ready(name) else "not_ready",
                 manifest=state.manifest.get(name),
             )
