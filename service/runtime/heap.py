@@ -10,7 +10,7 @@ def settle_heap() -> None:
 
     Models, tables and modules loaded at start live as long as the process,
     yet every full collection would walk them again: in ``python -m service
-    bench`` that is about 4% of mlp's time per page. Call it once the
+    bench`` that showed in mlp's time per page. Call it once the
     process is ready, after warming up.
     """
     gc.collect()
