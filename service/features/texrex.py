@@ -216,9 +216,7 @@ def texrex_features(document: Document, unit_of_leaf: np.ndarray) -> np.ndarray:
 
     # -- per element, then charged to the leaf that follows -----------------
     info = np.array([_TAG_INFO[tag] for tag in document.path_tag], dtype=np.int32)[document.elem_path]
-    attributes = np.zeros(len(info), dtype=np.int32)
-    for name in COUNTED_ATTRIBUTES:
-        attributes[document.elem_having(name)] += 1
+    attributes = document.elem_attribute_counts(COUNTED_ATTRIBUTES)
     markup = 2 * (info >> _TAG_LENGTH_SHIFT) + TAG_OVERHEAD_BYTES + ATTRIBUTE_BYTES * attributes
     per_element = np.empty((len(info), 3), dtype=np.int64)
     per_element[:, 0] = markup

@@ -10,6 +10,7 @@ derived from the element table on first use and cached.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import cached_property
@@ -41,8 +42,8 @@ class AttributeSource(Protocol):
         """The value of attribute ``name`` of every element (every ``tag`` element) that has it, by element id."""
         ...
 
-    def having(self, name: str, tag: str = "") -> np.ndarray:
-        """The ids of the elements (the ``tag`` elements) that have attribute ``name`` (its value is not read)."""
+    def counts(self, names: Sequence[str]) -> np.ndarray:
+        """How many of the attributes ``names`` each element has (int32 by element id; no value is read)."""
         ...
 
 
@@ -124,9 +125,9 @@ class Document:
             found = self._named_attributes[(name, tag)] = self.attributes.named(name, tag)
         return found
 
-    def elem_having(self, name: str) -> np.ndarray:
-        """Ids of the elements that have attribute ``name``; cheaper than its values where only presence counts."""
-        return self.attributes.having(name)
+    def elem_attribute_counts(self, names: Sequence[str]) -> np.ndarray:
+        """How many of the attributes ``names`` each element has: cheaper than their values, where presence counts."""
+        return self.attributes.counts(names)
 
     @cached_property
     def elem_tokens(self) -> list[tuple[str, ...]]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from array import array
+from collections.abc import Sequence
 from functools import cached_property
 
 import numpy as np
@@ -56,6 +57,12 @@ def _lexbor_ids() -> dict[str, int]:
     return ids
 
 
+def _lists_repeat_matches() -> bool:
+    """Whether Lexbor's matcher reports an element once per selector of a list it matches (checked, not assumed)."""
+    return len(LexborHTMLParser("<p id=a class=b>").css("[id],[class]")) == 2
+
+
+_LISTS_REPEAT_MATCHES = _lists_repeat_matches()
 _IDS = _lexbor_ids()
 _TEXT_ID, _BR_ID = _IDS["-text"], _IDS["br"]
 # Nodes that are no elements, so no :nth-child: comments, doctypes (and Lexbor's undefined and end-of-file ids).
@@ -305,5 +312,14 @@ class _TreeAttributes:
         values = [nodes[i].attrs.get(name) or "" for i in np.flatnonzero(recorded).tolist()]
         return dict(zip(elems.tolist(), values, strict=True))
 
-    def having(self, name: str, tag: str = "") -> np.ndarray:
-        return self._recorded(self._select(name, tag))[0]
+    def counts(self, names: Sequence[str]) -> np.ndarray:
+        out = np.zeros(len(self._addresses), dtype=np.int32)
+        root = self._tree.root
+        names = [name for name in names if _ATTRIBUTE_NAME.fullmatch(name)]
+        if root is None or not names:
+            return out
+        # Lexbor reports an element once per selector of a list it matches, so one pass counts them all.
+        selectors = [",".join(f"[{name}]" for name in names)] if _LISTS_REPEAT_MATCHES else [f"[{n}]" for n in names]
+        for selector in selectors:
+            np.add.at(out, self._recorded(list(root.css(selector)))[0], 1)
+        return out
