@@ -51,7 +51,10 @@ def _lexbor_ids() -> dict[str, int]:
     (a new string per call, at twice the cost), and names a new tag path only.
     """
     sample = LexborHTMLParser("<!doctype html><!-- c -->t")
-    ids = {node.tag: node.tag_id for node in sample.root.parent.traverse(include_text=True)}
+    document = sample.root.parent if sample.root is not None else None
+    if document is None:
+        raise RuntimeError("Lexbor parsed a sample page into no document")
+    ids = {str(node.tag): int(node.tag_id) for node in document.traverse(include_text=True)}
     named = SKIPPED_TAGS | BLOCK_LEVEL_TAGS | PREFORMATTED_TAGS | {"a", "br"}
     ids.update({tag: sample.create_node(tag).tag_id for tag in named})
     return ids
