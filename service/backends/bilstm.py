@@ -42,7 +42,7 @@ class BilstmBackend:
     """A verified BoilerNet ONNX model with its vocabulary."""
 
     kind = "onnx"
-    batched = True  # the HTTP layer sends its documents through a MicroBatcher
+    batched = True  # the HTTP layer may send its documents through a MicroBatcher (Settings.micro_batching)
 
     def __init__(
         self,
