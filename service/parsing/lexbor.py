@@ -9,7 +9,6 @@ exactly the columns the rest of the pipeline reads.
 from __future__ import annotations
 
 import re
-from array import array
 from collections.abc import Sequence
 from functools import cached_property
 
@@ -112,30 +111,31 @@ def parse_html(html: str | bytes, *, charset: str | None = None) -> Document:
 
 
 class _Builder:
-    """Accumulates the element and block tables during one walk, a typed array per column.
+    """Accumulates the element and block tables during one walk, a list per column.
 
-    Appending to ``array`` columns and handing their buffers to numpy costs
-    less than building a tuple per row and transposing the rows afterwards.
+    A list append is the cheapest record Python has (an ``array`` append parses
+    its argument; a tuple per row must be transposed afterwards); numpy
+    converts each column once at the end.
     A block's booleans travel packed in one byte (:data:`_SPACE_BEFORE` ...).
     An element's tag is its tag path's last, read off the trie at the end.
     """
 
     def __init__(self) -> None:
-        self.elem_parent = array("i")
-        self.elem_nth = array("i")  # 1-based position among element siblings
-        self.elem_path = array("i")
+        self.elem_parent: list[int] = []
+        self.elem_nth: list[int] = []  # 1-based position among element siblings
+        self.elem_path: list[int] = []
         # The Lexbor node address of each element: keeping a Python node object per element would cost
         # more than the whole element table; attributes are looked up by address when asked for.
-        self.elem_address = array("q")
+        self.elem_address: list[int] = []
         # The tag-path trie: each path's parent and last tag, and its children by Lexbor tag id.
         self.path_parent: list[int] = []
         self.path_tag: list[str] = []
         self.path_children: list[dict[int, int]] = []
         self.texts: list[str] = []
-        self.block_elem = array("i")
-        self.block_child = array("i")
-        self.block_paragraph = array("i")
-        self.block_flags = array("B")
+        self.block_elem: list[int] = []
+        self.block_child: list[int] = []
+        self.block_paragraph: list[int] = []
+        self.block_flags: list[int] = []
 
     def walk(self, root: LexborNode) -> None:
         """Depth-first over the tree with an explicit stack (no recursion limit).
@@ -234,7 +234,7 @@ class _Builder:
     def document(
         self, tree: LexborHTMLParser, *, title: str, lang: str, doctype: str, encoding: str, source_bytes: int
     ) -> Document:
-        flags = np.frombuffer(self.block_flags, dtype=np.uint8) if self.block_flags else np.zeros(0, dtype=np.uint8)
+        flags = np.array(self.block_flags, dtype=np.uint8)
         elem_path = _int32(self.elem_path)
         return Document(
             elem_tag=np.array(self.path_tag, dtype=object)[elem_path].tolist(),
@@ -260,9 +260,8 @@ class _Builder:
         )
 
 
-def _int32(column: array) -> np.ndarray:
-    """The column as an int32 array (its buffer, not a copy; C int is 32 bits on every platform numpy supports)."""
-    return np.frombuffer(column, dtype=np.int32) if column else np.zeros(0, dtype=np.int32)
+def _int32(column: list[int]) -> np.ndarray:
+    return np.array(column, dtype=np.int32)
 
 
 class _TreeAttributes:
@@ -271,14 +270,14 @@ class _TreeAttributes:
     Elements the walk did not record (skipped subtrees, beyond the depth cap) are passed over.
     """
 
-    def __init__(self, tree: LexborHTMLParser, addresses: array) -> None:
+    def __init__(self, tree: LexborHTMLParser, addresses: list[int]) -> None:
         self._tree = tree
         self._addresses = addresses
 
     @cached_property
     def _sorted_addresses(self) -> tuple[np.ndarray, np.ndarray]:
         """The recorded elements' addresses, sorted, and the element id of each."""
-        addresses = np.frombuffer(self._addresses, dtype=np.int64) if self._addresses else np.zeros(0, np.int64)
+        addresses = np.array(self._addresses, dtype=np.int64)
         order = np.argsort(addresses, kind="stable")
         return addresses[order], order
 
