@@ -315,13 +315,11 @@ class _TreeAttributes:
         return dict(zip(elems.tolist(), values, strict=True))
 
     def counts(self, names: Sequence[str]) -> np.ndarray:
-        out = np.zeros(len(self._addresses), dtype=np.int32)
         root = self._tree.root
         names = [name for name in names if _ATTRIBUTE_NAME.fullmatch(name)]
         if root is None or not names:
-            return out
+            return np.zeros(len(self._addresses), dtype=np.int32)
         # Lexbor reports an element once per selector of a list it matches, so one pass counts them all.
         selectors = [",".join(f"[{name}]" for name in names)] if _LISTS_REPEAT_MATCHES else [f"[{n}]" for n in names]
-        for selector in selectors:
-            np.add.at(out, self._recorded(list(root.css(selector)))[0], 1)
-        return out
+        found = np.concatenate([self._recorded(list(root.css(selector)))[0] for selector in selectors])
+        return np.bincount(found, minlength=len(self._addresses)).astype(np.int32)
