@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from service.backends.bilstm import BilstmBackend
-from service.features.boilernet import EncodedDocument
+from service.features.boilernet import BlockEncoder, EncodedDocument, Vocabulary
 from service.models.store import ModelError, ModelStore
 from service.parsing.lexbor import parse_html
 from service.paths import MODEL_STORE
@@ -124,6 +124,14 @@ def test_dense_windows_of_the_sparse_encoding_match_the_whole(backend: BilstmBac
     whole = encoded.dense()
     np.testing.assert_array_equal(encoded.dense(10, 50), whole[10:50])
     assert whole.shape[1] == backend.encoder.width
+
+
+def test_dense_counts_every_occurrence_of_a_word_in_its_block() -> None:
+    encoder = BlockEncoder(Vocabulary(words=("apple", "pear"), tags=("p",)), numeric=False)
+    encoded = encoder.encode(parse_html("<p>Apple apple pear kiwi kiwi kiwi</p><p>pear</p>"))
+    words = encoded.dense()[:, :3]  # apple, pear, the out-of-vocabulary slot
+    assert words.tolist() == [[2, 1, 3], [0, 1, 0]]
+    assert encoded.dense(1, 2)[:, :3].tolist() == [[0, 1, 0]]
 
 
 def test_a_variant_is_served_under_its_own_name(tmp_path: Path) -> None:
