@@ -14,7 +14,7 @@ from service.features.shallow import (
     words_of,
     wrapped_lines,
 )
-from service.features.units import leaf_units, paragraph_units
+from service.features.units import first_leaves, leaf_units, paragraph_units
 from service.parsing.lexbor import parse_html
 
 
@@ -129,6 +129,12 @@ def test_leaf_units_number_every_leaf():
     assert leaf_units(doc).tolist() == [0, 1]
     features = text_features(doc, leaf_units(doc))
     assert features.words.tolist() == [1, 1]
+
+
+def test_first_leaves_are_where_each_unit_starts():
+    assert first_leaves(np.array([0, 0, 1, 2, 2, 2, 3])).tolist() == [0, 2, 3, 6]
+    assert first_leaves(np.arange(3)).tolist() == [0, 1, 2]
+    assert first_leaves(np.zeros(0, dtype=np.int32)).tolist() == []
 
 
 # -- link density and the per-unit table ---------------------------------------------

@@ -54,7 +54,7 @@ from itertools import chain
 import numpy as np
 
 from service.features.text_stats import joined_text
-from service.features.units import paragraph_units
+from service.features.units import count_units, paragraph_units
 from service.parsing.document import Document
 
 # Bump when a definition above changes: stored feature matrices and models
@@ -194,7 +194,7 @@ def text_features(document: Document, unit_of_leaf: np.ndarray | None = None) ->
         unit_of_leaf = paragraph_units(document)
     unit_of_leaf = np.asarray(unit_of_leaf, dtype=np.int32)
     texts = document.texts
-    n_units = int(unit_of_leaf[-1]) + 1 if len(unit_of_leaf) else 0
+    n_units = count_units(unit_of_leaf)
 
     # Words per leaf and every word's length: from the shared character table, and the regex for the leaves
     # it cannot say for (beyond U+FFFF, or cut), merged back into document order.

@@ -35,7 +35,7 @@ import numpy as np
 
 from service.features.shallow import previous, text_features
 from service.features.text_stats import joined_text
-from service.features.units import count_units
+from service.features.units import count_units, first_leaves
 from service.parsing.document import Document
 
 SCHEMA_NAME = "svm-features"
@@ -95,7 +95,7 @@ def token_flags(document: Document, unit_of_leaf: np.ndarray, tokens: Sequence[s
             mine |= bit_of.get(token, 0)
         bits[elem] = mine | bits[parent[elem]] if elem else mine
     leaf_bits = np.array(bits, dtype=np.int64)[document.block_elem]
-    first_leaf = np.flatnonzero(np.diff(unit_of_leaf, prepend=-1) != 0)
+    first_leaf = first_leaves(unit_of_leaf)
     unit_bits = np.bitwise_or.reduceat(leaf_bits, first_leaf) if len(first_leaf) else leaf_bits
     return (unit_bits[:, None] >> np.arange(len(tokens))) & 1 != 0
 

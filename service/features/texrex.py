@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from service.features.text_stats import COUNTS, EVENTS, PUNCTUATION, joined_text
-from service.features.units import count_units
+from service.features.units import count_units, first_leaves
 from service.parsing.document import BLOCK_LEVEL_TAGS, Document
 
 SCHEMA_NAME = "texrex-features"
@@ -233,7 +233,7 @@ def texrex_features(document: Document, unit_of_leaf: np.ndarray) -> np.ndarray:
         first_leaf = last_leaf = np.arange(n_leaves)
         counts = per_leaf.T
     else:
-        first_leaf = np.flatnonzero(np.diff(unit_of_leaf, prepend=-1) != 0)
+        first_leaf = first_leaves(unit_of_leaf)
         last_leaf = np.append(first_leaf[1:], n_leaves) - 1
         counts = np.add.reduceat(per_leaf, first_leaf, axis=0).T
     q = np.empty((len(_Q), n_units))

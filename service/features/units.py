@@ -45,3 +45,10 @@ UNITS = {"leaves": leaf_units, "paragraphs": paragraph_units}
 def count_units(unit_of_leaf: np.ndarray) -> int:
     """How many units a ``unit_of_leaf`` numbering (0, 1, ... in document order) has."""
     return int(unit_of_leaf[-1]) + 1 if len(unit_of_leaf) else 0
+
+
+def first_leaves(unit_of_leaf: np.ndarray) -> np.ndarray:
+    """The index of every unit's first leaf, in unit order (for ``reduceat`` over a unit's leaves)."""
+    starts = np.ones(len(unit_of_leaf), dtype=bool)
+    np.not_equal(unit_of_leaf[1:], unit_of_leaf[:-1], out=starts[1:])
+    return np.flatnonzero(starts)
