@@ -482,7 +482,7 @@ def _inprocess_child(backend: str, data_dir: Path, limit: int, requests: int, co
 
 @dataclass
 class LoadConfig:
-    """One load test: what to serve, how hard to push, where to pin."""
+    """One load test: what to serve, how hard to push, where to pin the server (run() pins the client)."""
 
     backend: str
     data_dir: Path
@@ -492,7 +492,6 @@ class LoadConfig:
     duration_s: float = 60.0
     workers: int = 1
     server_cores: set[int] = field(default_factory=lambda: {0})
-    client_core: int | None = 1
     client: str = "raw"
     overload_limit: int = 2
     overload_requests: int = 1000
@@ -642,7 +641,6 @@ def run(args: argparse.Namespace, data_dir: Path, cpu: str) -> int:
                 duration_s=args.duration,
                 workers=workers,
                 server_cores=server_cores,
-                client_core=client_core,
                 client=args.client,
                 overload_limit=args.overload_limit,
                 overload_requests=args.overload_requests,
