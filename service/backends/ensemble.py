@@ -92,7 +92,7 @@ def document_html(document: Document) -> str:
     blocks_of: list[list[int]] = [[] for _ in range(n_elem)]
     for block, elem in enumerate(document.block_elem.tolist()):
         blocks_of[elem].append(block)
-    first = [min(b) if b else np.inf for b in blocks_of]
+    first = [b[0] if b else np.inf for b in blocks_of]  # each list ascends: blocks come in document order
     children: list[list[int]] = [[] for _ in range(n_elem)]
     for elem in range(n_elem - 1, 0, -1):  # pre-order: children come after their parent
         up = parent[elem]
@@ -125,23 +125,22 @@ def document_html(document: Document) -> str:
         out.append(f"<{tag}{attrs}>")
         if tag in VOID_TAGS:
             return
+        write_children(elem)
+        out.append(f"</{tag}>")
+
+    def write_children(elem: int) -> None:
         for _, is_element, ident in items(elem):
             if is_element:
                 write(ident)
             else:
                 leaf(ident)
-        out.append(f"</{tag}>")
 
     def leaf(block: int) -> None:
         """A text leaf, with the <br> or the white space that separated it from the previous one."""
         out.append("<br>" if breaks[block] else " " if spaces[block] else "")
         out.append(html.escape(texts[block], quote=False))
 
-    for _, is_element, ident in items(0):
-        if is_element:
-            write(ident)
-        else:
-            leaf(ident)
+    write_children(0)  # the root's own tag is written above, with the title
     out.append("</html>")
     return "".join(out)
 
