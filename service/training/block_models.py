@@ -16,7 +16,6 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -130,12 +129,16 @@ class Recipe:
     fit: Callable[[np.ndarray, np.ndarray, argparse.Namespace], tuple[Any, dict[type, Converter], dict[str, Any]]]
 
 
+def say(message: str) -> None:
+    """A trainer's progress line, on stderr."""
+    print(message, file=sys.stderr, flush=True)
+
+
 def train_recipe(recipe: Recipe, args: argparse.Namespace, options: dict[str, Any]) -> int:
     """Fit on the train part, export with a parity check, choose the threshold on validation, write the store.
 
     ``options`` are the trainer's own arguments, recorded as the command line.
     """
-    say = partial(print, file=sys.stderr, flush=True)
     say(f"{recipe.name}: parsing and labeling the train and validation parts of {args.data} ...")
     data = load_training_data(args.data)
     features, side_files, feature_config = recipe.features(data, args)

@@ -32,11 +32,9 @@ which then also gets copies of the member models so that it can be served
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +45,7 @@ from service.backends.ensemble import PeerMember, member_models, peers_available
 from service.features.stack import SCHEMA_NAME, SCHEMA_VERSION, StackLayout, stack_features
 from service.models.store import ModelStore
 from service.paths import MODEL_STORE
-from service.training.block_models import Figures, UnitRows, choose_threshold
+from service.training.block_models import FIGURE_DECIMALS, Figures, UnitRows, choose_threshold, say
 from service.training.data import LabeledDocument, load_training_data
 from service.training.sklearn_export import Converter, check_parity, onnx_probabilities, to_onnx
 
@@ -73,7 +71,6 @@ GRID: tuple[dict[str, Any], ...] = (
     {"max_iter": 200, "learning_rate": 0.1, "max_leaf_nodes": 31},
     {"max_iter": 300, "learning_rate": 0.05, "max_leaf_nodes": 15, "l2_regularization": 1.0},
 )
-FIGURE_DECIMALS = 4
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -267,7 +264,6 @@ def train_variant(
 
     Returns the setting chosen.
     """
-    say = partial(print, file=sys.stderr, flush=True)
     layout = variant.layout
     docs, groups = stacking.docs, stacking.groups
     rows = stack_rows(docs, stacking.outputs, layout)
@@ -363,7 +359,6 @@ def train(args: argparse.Namespace) -> int:
     from service.backends.registry import default_registry  # noqa: PLC0415 - the registry imports this package
     from service.settings import Settings  # noqa: PLC0415
 
-    say = partial(print, file=sys.stderr, flush=True)
     variants = variants_for([n for n in args.variants.split(",") if n], args.ablate)
     for variant in [v for v in variants if not peers_available(v.peers)]:
         say(f"{variant.name}: skipped, {', '.join(variant.peers)} is not installed (pip install -e '.[eval]')")
