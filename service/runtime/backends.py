@@ -4,9 +4,10 @@ The protocol (name, kind, version, classify) is all a rule backend needs.
 A model backend may add ``execution_provider`` ("CPU" or "CUDA", the one
 ONNX Runtime really uses), ``batched = True`` when its requests can share
 inference calls through a micro-batcher (the app starts one where batching
-pays, :attr:`~service.settings.Settings.micro_batching`), and ``is_ready() -> bool`` (its batcher is alive). Each
-is read here with a default, so new backends appear in /backends, /readyz
-and the metrics without API changes.
+pays, :attr:`~service.settings.Settings.micro_batching`), and
+``is_ready() -> bool`` (its batcher is alive). Each is read here with a
+default, so new backends appear in /backends, /readyz and the metrics
+without API changes.
 """
 
 from __future__ import annotations
