@@ -162,6 +162,61 @@ def test_batch_needs_json_and_at_least_one_document(client: httpx.Client) -> Non
     assert (response.status_code, error_code(response)) == (422, "validation_error")
 
 
+def test_one_bad_document_fails_only_itself(client: httpx.Client) -> None:
+    documents = [
+        {"html": ARTICLE},
+        {"html": "\x00\x01\x02\x03" * 100},  # binary
+        {"url": "https://example.com/"},  # no html
+        {"html": ARTICLE, "colour": "red"},  # an unknown field
+        {"html": 42},
+        "not an object",
+        {"html": ARTICLE},
+    ]
+    response = client.post("/extract/batch", json={"documents": documents})
+    assert response.status_code == 200
+    results = response.json()["results"]
+    assert len(results) == len(documents)
+    assert "real content" in results[0]["text"] and "real content" in results[-1]["text"]
+    codes = [r["error"]["code"] for r in results[1:-1]]
+    assert codes == ["not_html", "validation_error", "validation_error", "validation_error", "validation_error"]
+    assert "colour" in results[3]["error"]["message"]
+
+
+def test_what_concerns_the_whole_batch_still_fails_it(client: httpx.Client) -> None:
+    response = client.post("/extract/batch", json={"documents": [{"html": ARTICLE}], "backend": "nope"})
+    assert (response.status_code, error_code(response)) == (400, "unknown_backend")
+    response = client.post("/extract/batch", json={"documents": [{"html": ARTICLE}], "fromat": "html"})
+    assert (response.status_code, error_code(response)) == (422, "validation_error")
+    assert "fromat" in response.json()["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "kwargs"),
+    [
+        (
+            "POST",
+            "/extract",
+            {"params": {"formt": "html"}, "content": ARTICLE, "headers": {"Content-Type": "text/html"}},
+        ),
+        ("POST", "/extract", {"json": {"html": ARTICLE, "include_block": True}}),
+        ("POST", "/compare", {"json": {"html": ARTICLE, "backend": "boilerpipe"}}),
+        (
+            "POST",
+            "/compare",
+            {"params": {"backend": "x"}, "content": ARTICLE, "headers": {"Content-Type": "text/html"}},
+        ),
+        ("GET", "/extract", {"params": {"url": "https://example.com/", "timeout": "3"}}),
+    ],
+)
+def test_unknown_options_are_refused_by_name(
+    client: httpx.Client, method: str, path: str, kwargs: dict[str, object]
+) -> None:
+    response = client.request(method, path, **kwargs)
+    assert (response.status_code, error_code(response)) == (422, "validation_error")
+    unknown = next(iter({**kwargs.get("params", {}), **kwargs.get("json", {})}.keys() - {"url", "html"}))
+    assert unknown in response.json()["error"]["message"]
+
+
 def test_compare_puts_every_backend_side_by_side(two_backends: httpx.Client) -> None:
     response = two_backends.post("/compare", json={"html": ARTICLE})
     assert response.status_code == 200

@@ -2,18 +2,21 @@
 
 Each ``curl`` line of a ``sh`` block runs against a test server in place of
 ``make serve`` (only the address changes); it must answer 200, or the status
-its trailing comment names (``# 403``). An example whose comment says it
-``needs the internet`` is skipped.
+its trailing comment names (``# 403``), and every extraction it answers must carry
+what it promises: a non-empty text, and the html or markdown it asked for. An example
+whose comment says it ``needs the internet`` is skipped.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import LiveServer
@@ -81,3 +84,20 @@ def test_the_curl_example_works_as_written(server_url: str, command: str, tmp_pa
     )
     assert result.returncode == 0, result.stderr
     assert int(result.stdout) == (int(expected.group(1)) if expected else 200), body.read_text()
+    if expected is None and body.read_bytes().startswith(b"{"):
+        assert empty_fields(json.loads(body.read_bytes()), command) == []
+
+
+def empty_fields(answer: dict[str, Any], command: str) -> list[str]:
+    """The fields an extraction example promises (text, and the html or markdown it asks for) that came back empty."""
+    promised = [
+        "text",
+        *(name for name in ("html", "markdown") if f"format={name}" in command or f'"format": "{name}"' in command),
+    ]
+    extractions = [answer] if "text" in answer else answer.get("results", [])
+    return [
+        f"{extraction.get('backend', i)}.{name}"
+        for i, extraction in enumerate(extractions)
+        for name in promised
+        if not str(extraction.get(name) or "").strip()
+    ]

@@ -115,6 +115,13 @@ def error_headers(error: Exception) -> dict[str, str] | None:
     return None
 
 
+def counted_error(error: Exception, metrics: Metrics) -> tuple[int, str, str]:
+    """(status, code, message) of an error, counted by its code; an internal error's details stay in the log."""
+    status, code = status_and_code(error)
+    metrics.errors.labels(code).inc()
+    return status, code, "internal error" if (status, code) == INTERNAL else _message(error)
+
+
 def error_response(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status, headers=headers)
 
@@ -129,11 +136,8 @@ def install_error_handlers(app: FastAPI, metrics: Metrics) -> None:
     """Route every error through the table, so each response has the same shape and is counted."""
 
     async def handle(_: Request, error: Exception) -> JSONResponse:
-        status, code = status_and_code(error)
-        metrics.errors.labels(code).inc()
-        if (status, code) == INTERNAL:  # the details reach the log: Starlette re-raises after this response
-            return error_response(status, code, "internal error")
-        return error_response(status, code, _message(error), error_headers(error))
+        # An internal error's details reach the log: Starlette re-raises after this response.
+        return error_response(*counted_error(error, metrics), error_headers(error))
 
     async def handle_http(_: Request, error: Exception) -> JSONResponse:
         status = getattr(error, "status_code", 500)

@@ -21,13 +21,14 @@ from service.api.body import Page
 from service.api.deps import AppState
 from service.api.schemas import Agreement
 from service.backends.base import BatchedBackend
-from service.errors import UnknownBackend
+from service.errors import ExtractionError, UnknownBackend
 from service.fetching.errors import UrlNotAllowed
 from service.fetching.fetcher import FetchedPage
 from service.metrics import NO_BACKEND
 from service.parsing.document import Document
 from service.pipeline import Extraction, Extractor, check_output, elapsed_ms, finish, timed_parse
 from service.runtime.batcher import MicroBatcher
+from service.runtime.errors import Overloaded
 
 MS_PER_S = 1e3
 
@@ -41,17 +42,35 @@ class Job:
     output: str
 
 
-def _extract_all(extractor: Extractor, jobs: Sequence[Job]) -> list[Extraction]:
-    return [
-        extractor.extract(
-            job.page.html, backend=job.backend, url=job.page.url, output=job.output, charset=job.page.charset
-        )
-        for job in jobs
-    ]
+# One job's result: its extraction, or the error that concerns its page alone.
+Outcome = Extraction | ExtractionError
 
 
-async def run_extractions(state: AppState, jobs: Sequence[Job]) -> list[Extraction]:
-    """Every job's extraction, in order; :class:`~service.runtime.errors.Overloaded` when the process is full.
+def _as_outcome(result: Extraction | BaseException) -> Outcome:
+    """A job's result, or its error when that concerns its page alone; an overload or a bug fails the request."""
+    if isinstance(result, Overloaded) or not isinstance(result, Extraction | ExtractionError):
+        raise result
+    return result
+
+
+def _extract_each(extractor: Extractor, jobs: Sequence[Job]) -> list[Outcome]:
+    outcomes: list[Outcome] = []
+    for job in jobs:
+        try:
+            outcomes.append(
+                extractor.extract(
+                    job.page.html, backend=job.backend, url=job.page.url, output=job.output, charset=job.page.charset
+                )
+            )
+        except Overloaded:
+            raise
+        except ExtractionError as error:
+            outcomes.append(error)
+    return outcomes
+
+
+async def run_jobs(state: AppState, jobs: Sequence[Job]) -> list[Outcome]:
+    """Every job's extraction or page error, in order; :class:`~service.runtime.errors.Overloaded` when full.
 
     The jobs of one request run in one worker thread, one after another: a
     batch costs one thread hop, and one request cannot take every core. Jobs
@@ -61,13 +80,25 @@ async def run_extractions(state: AppState, jobs: Sequence[Job]) -> list[Extracti
     with state.admission.admit(len(jobs)):
         loop = asyncio.get_running_loop()
         if any(_batcher_of(state, job) for job in jobs):
-            extractions = list(await asyncio.gather(*(_extract_one(state, loop, job) for job in jobs)))
+            results = await asyncio.gather(*(_extract_one(state, loop, job) for job in jobs), return_exceptions=True)
+            outcomes = [_as_outcome(result) for result in results]
         else:
-            extractions = await loop.run_in_executor(state.cpu_pool, _extract_all, state.extractor, jobs)
+            outcomes = await loop.run_in_executor(state.cpu_pool, _extract_each, state.extractor, jobs)
     stage = state.metrics.stage_duration
-    for extraction in extractions:
-        for name in ("parse", "classify", "render"):
-            stage.labels(name, extraction.backend).observe(extraction.timings[name] / MS_PER_S)
+    for outcome in outcomes:
+        if isinstance(outcome, Extraction):
+            for name in ("parse", "classify", "render"):
+                stage.labels(name, outcome.backend).observe(outcome.timings[name] / MS_PER_S)
+    return outcomes
+
+
+async def run_extractions(state: AppState, jobs: Sequence[Job]) -> list[Extraction]:
+    """Every job's extraction, in order; the first page error fails the request (one page, or a compare)."""
+    extractions = []
+    for outcome in await run_jobs(state, jobs):
+        if isinstance(outcome, ExtractionError):
+            raise outcome
+        extractions.append(outcome)
     return extractions
 
 
@@ -93,7 +124,10 @@ async def _extract_one(state: AppState, loop: asyncio.AbstractEventLoop, job: Jo
     """One job: through its backend's micro-batcher when it has one, else whole in a worker thread."""
     batcher = _batcher_of(state, job)
     if batcher is None:
-        return (await loop.run_in_executor(state.cpu_pool, _extract_all, state.extractor, [job]))[0]
+        (outcome,) = await loop.run_in_executor(state.cpu_pool, _extract_each, state.extractor, [job])
+        if isinstance(outcome, ExtractionError):
+            raise outcome
+        return outcome
     check_output(job.output)
     backend = cast(BatchedBackend, state.extractor.backend(job.backend))  # only batched backends get a batcher
     document, parse_ms, encoded = await loop.run_in_executor(state.cpu_pool, _prepare, backend, job.page)

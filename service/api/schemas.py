@@ -27,7 +27,9 @@ SourceUrl = Annotated[
 
 
 class OutputOptions(BaseModel):
-    """What every extraction request may ask for."""
+    """What every extraction request may ask for; a name it does not know is refused (422), not ignored."""
+
+    model_config = ConfigDict(extra="forbid")
 
     format: OutputFormat = Field("text", description="Also render the content as html or markdown.")
     include_blocks: bool = Field(False, description="Return every block with its score, label and locator.")
@@ -47,6 +49,8 @@ class ExtractOptions(PageOptions):
 
 class PageInput(BaseModel):
     """A page sent in a JSON body."""
+
+    model_config = ConfigDict(extra="forbid")
 
     html: str = Field(..., description="The page's HTML.")
     url: SourceUrl = None
@@ -77,6 +81,12 @@ class BatchRequest(OutputOptions):
 
     documents: list[PageInput] = Field(..., min_length=1, description="The pages; at most max_batch_documents.")
     backend: BackendName = None
+
+
+class BatchEnvelope(BatchRequest):
+    """How a batch is read: its documents are checked one by one, so one bad document fails only itself."""
+
+    documents: list[Any] = Field(..., min_length=1)
 
 
 class CompareOptions(PageOptions):
@@ -136,8 +146,19 @@ class ExtractResponse(BaseModel):
     )
 
 
+class ErrorBody(BaseModel):
+    code: str = Field(..., description="Stable machine-readable code, e.g. unknown_backend.")
+    message: str
+
+
+class ErrorResponse(BaseModel):
+    error: ErrorBody
+
+
 class BatchResponse(BaseModel):
-    results: list[ExtractResponse] = Field(..., description="One result per document, in the order sent.")
+    results: list[ExtractResponse | ErrorResponse] = Field(
+        ..., description="One result per document, in the order sent: its extraction, or its own error."
+    )
 
 
 class ComparedBlock(BaseModel):
@@ -178,15 +199,6 @@ class BackendInfo(BaseModel):
 class BackendsResponse(BaseModel):
     default_backend: str
     backends: list[BackendInfo]
-
-
-class ErrorBody(BaseModel):
-    code: str = Field(..., description="Stable machine-readable code, e.g. unknown_backend.")
-    message: str
-
-
-class ErrorResponse(BaseModel):
-    error: ErrorBody
 
 
 def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:

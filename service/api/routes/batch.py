@@ -1,17 +1,32 @@
-"""``POST /extract/batch``: many pages in one request, results in the order sent."""
+"""``POST /extract/batch``: many pages in one request, results in the order sent, each its own success or error."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
+from pydantic import ValidationError
 
 from service.api.body import Page, check_html, parse_json, read_body
-from service.api.deps import API_KEY, State, label_backend
-from service.api.errors import TooManyDocuments, UnsupportedMediaType
-from service.api.extraction import Job, run_extractions
+from service.api.deps import API_KEY, AppState, State, label_backend
+from service.api.errors import TooManyDocuments, UnsupportedMediaType, counted_error
+from service.api.extraction import Job, run_jobs
 from service.api.responses import as_json, to_response
-from service.api.schemas import EXAMPLE_HTML, BatchRequest, BatchResponse, error_responses, request_body
+from service.api.schemas import (
+    EXAMPLE_HTML,
+    BatchEnvelope,
+    BatchRequest,
+    BatchResponse,
+    ErrorBody,
+    ErrorResponse,
+    ExtractResponse,
+    PageInput,
+    error_responses,
+    request_body,
+)
+from service.errors import ExtractionError
 from service.fetching.fetcher import media_type
+from service.pipeline import Extraction
 
 router = APIRouter(tags=["extraction"], dependencies=API_KEY)
 
@@ -26,16 +41,42 @@ router = APIRouter(tags=["extraction"], dependencies=API_KEY)
     ),
 )
 async def extract_batch(request: Request, state: State) -> Response:
-    """Every document goes through the same backend and format; one bad document fails the whole batch."""
+    """Every document goes through the same backend and format.
+
+    A document that cannot be extracted (not a page, empty, the wrong shape) gets its own
+    ``{"error": {code, message}}`` in its place; the others are extracted as usual. What
+    concerns the whole request (an unknown backend or option, too many documents, overload)
+    still fails it.
+    """
     if media_type(request.headers.get("content-type", ""))[0] != "application/json":
         raise UnsupportedMediaType("send the batch as application/json")
-    batch = parse_json(await read_body(request, state.settings.max_body_bytes), BatchRequest)
+    batch = parse_json(await read_body(request, state.settings.max_body_bytes), BatchEnvelope)
     label_backend(request, state, batch.backend)
+    state.extractor.backend(batch.backend)  # an unknown backend fails the request, not each document
     limit = state.settings.max_batch_documents
     if len(batch.documents) > limit:
         raise TooManyDocuments(f"{len(batch.documents)} documents; at most {limit} per batch")
-    pages = [Page(document.html, None, document.url) for document in batch.documents]
-    for page in pages:
+    prepared = [_job(document, batch) for document in batch.documents]
+    extracted = iter(await run_jobs(state, [job for job in prepared if isinstance(job, Job)]))
+    results = [_result(state, next(extracted) if isinstance(job, Job) else job, batch) for job in prepared]
+    return as_json(BatchResponse(results=results))
+
+
+def _job(document: object, batch: BatchEnvelope) -> Job | Exception:
+    """The document's job, or why it is not a page to extract (the wrong shape, empty, binary)."""
+    try:
+        given = PageInput.model_validate(document)
+        page = Page(given.html, None, given.url)
         check_html(page)
-    extractions = await run_extractions(state, [Job(page, batch.backend, batch.format) for page in pages])
-    return as_json(BatchResponse(results=[to_response(e, batch.include_blocks) for e in extractions]))
+    except ValidationError as error:
+        return RequestValidationError([{**e, "loc": ("document", *e["loc"])} for e in error.errors()])
+    except ExtractionError as error:
+        return error
+    return Job(page, batch.backend, batch.format)
+
+
+def _result(state: AppState, outcome: Extraction | Exception, batch: BatchEnvelope) -> ExtractResponse | ErrorResponse:
+    if isinstance(outcome, Extraction):
+        return to_response(outcome, batch.include_blocks)
+    _, code, message = counted_error(outcome, state.metrics)
+    return ErrorResponse(error=ErrorBody(code=code, message=message))
