@@ -4,21 +4,28 @@
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+SERVE_STAMP := $(VENV)/.installed-serve
+TEST_STAMP := $(VENV)/.installed-test
 
 .PHONY: install serve test test-train lint deploy-check k8s-render k8s-rules crd-schemas clean
 
-install: $(STAMP)
+install: $(TEST_STAMP)
 
-# Re-runs only when pyproject.toml changes; the package is installed editable, with the test tools
-# and the peers that `python -m service eval` and `bench` compare against.
-$(STAMP): pyproject.toml
+# One venv, two stamps; each re-runs only when pyproject.toml changes. `make serve` installs the
+# package editable with its `dependencies` alone; the targets that test add the test tools and the
+# peers that `python -m service eval` and `bench` compare against, on top (so `make serve` after
+# `make test` installs nothing).
+$(SERVE_STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,eval]'
-	touch $(STAMP)
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
 
-serve: install
+$(TEST_STAMP): $(SERVE_STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,eval]'
+	touch $@
+
+serve: $(SERVE_STAMP)
 	$(BIN)/python -m service serve
 
 # Lint first: a change that breaks ruff or mypy fails CI like a failing test.

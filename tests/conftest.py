@@ -104,6 +104,26 @@ def client(live_server: LiveServer) -> Iterator[httpx.Client]:
 
 
 @pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """One headless Chromium for the browser tests, which import tests/browser.py (it skips them without one)."""
+    from browser import launch_chromium  # noqa: PLC0415 -- playwright is imported by the browser tests only
+
+    with launch_chromium() as chromium:
+        yield chromium
+
+
+@pytest.fixture
+def offline_tab(browser: Any) -> Iterator[Any]:
+    """A tab that reaches 127.0.0.1 only (see tests/browser.py); its page's scripts must not throw."""
+    from browser import OfflineTab  # noqa: PLC0415
+
+    tab = OfflineTab(browser)
+    yield tab
+    tab.close()
+    assert tab.errors == [], tab.errors
+
+
+@pytest.fixture(scope="session")
 def data_dir() -> Path:
     """The WCXB dev pages; tests that need them skip cleanly when they are absent."""
     path = default_data_dir()

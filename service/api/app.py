@@ -15,7 +15,7 @@ from threadpoolctl import threadpool_limits
 from service.api.deps import AppState
 from service.api.errors import ERROR_CODES, install_error_handlers
 from service.api.middleware import MetricsMiddleware, endpoints_of
-from service.api.routes import backends, batch, compare, extract, health, metrics, reader
+from service.api.routes import backends, batch, compare, docs, extract, health, metrics, reader
 from service.backends.base import Backend, BatchedBackend
 from service.backends.registry import BackendRegistry, default_registry
 from service.fetching.errors import BlockReason
@@ -28,7 +28,16 @@ from service.runtime.batcher import BatchLimits, MicroBatcher
 from service.runtime.heap import settle_heap
 from service.settings import Settings, get_settings
 
-ROUTERS = (extract.router, batch.router, compare.router, backends.router, health.router, metrics.router, reader.router)
+ROUTERS = (
+    extract.router,
+    batch.router,
+    compare.router,
+    backends.router,
+    health.router,
+    metrics.router,
+    reader.router,
+    docs.router,
+)
 BACKEND_ROUTERS = (extract.router, batch.router, compare.router)  # their requests are labelled by backend
 
 DESCRIPTION = """\
@@ -103,7 +112,7 @@ async def _start_batchers(
 
 
 def _all_routes(app: FastAPI) -> list[BaseRoute]:
-    """The app's own routes (docs) and every router's, whatever wrapper FastAPI keeps included routers in."""
+    """The app's own routes (the schema) and every router's, whatever wrapper FastAPI keeps included routers in."""
     own = [route for route in app.routes if getattr(route, "methods", None)]
     return [*own, *(route for router in ROUTERS for route in router.routes)]
 
@@ -136,7 +145,14 @@ def create_app(
             yield {"service": state}
         mark_process_dead(os.getpid())
 
-    app = FastAPI(title="Main-content extraction service", version="0.1.0", description=DESCRIPTION, lifespan=lifespan)
+    app = FastAPI(
+        title="Main-content extraction service",
+        version="0.1.0",
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        docs_url=None,  # FastAPI's docs pages load their scripts from a CDN; routes/docs.py serves them itself
+        redoc_url=None,
+    )
     install_error_handlers(app, metrics)
     for router in ROUTERS:
         app.include_router(router)
