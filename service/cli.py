@@ -1,4 +1,4 @@
-"""The command line: ``python -m service extract|serve|eval|bench``.
+"""The command line: ``python -m service extract|serve|eval|bench|train``.
 
 Each subcommand lives in its own module with ``add_arguments(parser)`` and
 ``run(args) -> int``; this file only wires them together, and imports each
@@ -11,6 +11,8 @@ import argparse
 import importlib
 import sys
 
+from service.commands.help import HelpFormatter
+
 # subcommand -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "extract": ("service.commands.extract", "extract the main content of a file, a URL or stdin"),
@@ -21,12 +23,15 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+DESCRIPTION = "Main-content extraction: one page, a server, an evaluation, a benchmark or a training run."
+
+
 def build_parser(chosen: str | None) -> argparse.ArgumentParser:
     """The parser, with the arguments of the ``chosen`` subcommand only."""
-    parser = argparse.ArgumentParser(prog="python -m service", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m service", description=DESCRIPTION, formatter_class=HelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
-        command = sub.add_parser(name, help=help_text, description=help_text)
+        command = sub.add_parser(name, help=help_text, description=help_text, formatter_class=HelpFormatter)
         if name == chosen:  # only the chosen command's module is imported
             importlib.import_module(module).add_arguments(command)
     return parser

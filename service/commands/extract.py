@@ -13,13 +13,14 @@ import httpx
 
 from service.errors import ExtractionError
 from service.pipeline import OUTPUT_FORMATS, extract
+from service.settings import DEFAULT_BACKEND
 
 FETCH_TIMEOUT_S = 20.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("source", help="a file (.html or .html.gz), an http(s) URL, or - for stdin")
-    parser.add_argument("--backend", default=None, help="backend name (default: boilerpipe)")
+    parser.add_argument("--backend", default=None, help=f"backend name (default: {DEFAULT_BACKEND})")
     parser.add_argument("--format", default="text", choices=[*OUTPUT_FORMATS, "json"], help="what to print")
     parser.add_argument("--charset", default=None, help="the page's encoding, when known")
 

@@ -12,6 +12,7 @@ import argparse
 import importlib
 from pathlib import Path
 
+from service.commands.help import HelpFormatter, plain
 from service.paths import MODEL_STORE, default_data_dir
 
 # model name -> trainer module; a backend appears here when its trainer lands.
@@ -27,11 +28,17 @@ DEFAULT_SEED = 20261121
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     models = parser.add_subparsers(dest="model", required=True, metavar="MODEL")
     for name, module in TRAINERS.items():
-        trainer = models.add_parser(name, help=f"train the {name} backend")
+        trainer_module = importlib.import_module(module)
+        trainer = models.add_parser(
+            name,
+            help=f"train the {name} backend",
+            description=plain(trainer_module.__doc__),
+            formatter_class=HelpFormatter,
+        )
         trainer.add_argument("--data", type=Path, default=None, help="corpus directory (default: the WCXB dev pages)")
         trainer.add_argument("--out", type=Path, default=MODEL_STORE, help="model store (default: model_store/)")
         trainer.add_argument("--seed", type=int, default=DEFAULT_SEED, help="random seed")
-        importlib.import_module(module).add_arguments(trainer)
+        trainer_module.add_arguments(trainer)
 
 
 def run(args: argparse.Namespace) -> int:
