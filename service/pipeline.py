@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property
 
 from service.backends.base import WARM_UP_PAGE, Backend, BlockLabels
+from service.backends.coherence import whole_paragraphs
 from service.backends.registry import BackendRegistry, default_registry
 from service.errors import UnknownFormat
 from service.output.render import render_html, render_markdown, render_text
@@ -110,12 +111,15 @@ def finish(
     parse_ms: float,
     classify_ms: float,
 ) -> Extraction:
-    """The last stage: render the kept blocks and assemble the Extraction.
+    """The last stage: whole paragraphs, render the kept blocks and assemble the Extraction.
 
     Separate from :meth:`Extractor.extract` so that a caller which classifies
     elsewhere (the HTTP layer's micro-batcher) assembles exactly the same result.
+    Every backend's labels pass through :func:`whole_paragraphs` here, so no
+    backend cuts a sentence.
     """
     started = time.perf_counter()
+    labels = whole_paragraphs(document, labels)
     keep = labels.labels
     text = render_text(document, keep)
     rendered_html = render_html(document, keep, base_url=url) if output == "html" else None

@@ -1,0 +1,48 @@
+"""Whole paragraphs: the leaves of one paragraph share one verdict, so no sentence comes out with a hole.
+
+Backends label leaves; a paragraph such as "By <a>Name</a> · 12 March 2026" is three
+leaves, and a model that drops the link alone leaves "By · 12 March 2026". Here each
+paragraph (a run of leaves under one nearest block-level ancestor, split at ``<br>``:
+:func:`~service.features.units.paragraph_units`) is kept whole or dropped whole, by the
+length-weighted vote of its leaves' labels. A tie keeps it. Leaves that are only white
+space have no weight and follow their paragraph.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from service.backends.base import BlockLabels
+from service.features.units import count_units, paragraph_units
+from service.parsing.document import Document
+
+
+def leaf_weights(document: Document) -> np.ndarray:
+    """Each leaf's weight in its paragraph's vote: its length without surrounding white space (float64)."""
+    return np.fromiter((len(text.strip()) for text in document.texts), dtype=np.float64, count=len(document))
+
+
+def whole_paragraphs(document: Document, labels: BlockLabels) -> BlockLabels:
+    """``labels`` with every paragraph kept or dropped whole (scores unchanged)."""
+    if len(document) == 0:
+        return labels
+    units = paragraph_units(document)
+    weights = leaf_weights(document)
+    total = np.bincount(units, weights=weights, minlength=count_units(units))
+    kept = np.bincount(units, weights=weights * labels.labels, minlength=len(total))
+    unit_keeps = (2 * kept >= total) & (total > 0)
+    # A paragraph of white space alone keeps what the backend said.
+    verdict = np.where(total[units] > 0, unit_keeps[units], labels.labels)
+    return BlockLabels(scores=labels.scores, labels=verdict)
+
+
+def cut_paragraphs(document: Document, keep: np.ndarray) -> int:
+    """How many paragraphs are partly kept and partly dropped (leaves of white space alone not counted)."""
+    if len(document) == 0:
+        return 0
+    units = paragraph_units(document)
+    weighted = leaf_weights(document) > 0
+    n = count_units(units)
+    kept = np.bincount(units[weighted & keep], minlength=n)
+    dropped = np.bincount(units[weighted & ~keep], minlength=n)
+    return int(np.count_nonzero((kept > 0) & (dropped > 0)))
