@@ -17,6 +17,7 @@ from service.fetching.errors import (
     TooManyRedirects,
     UpstreamError,
     UpstreamNotHtml,
+    UpstreamStatus,
     UpstreamTimeout,
     UpstreamTooLarge,
     UrlNotAllowed,
@@ -38,6 +39,8 @@ def fetch_each(
     urls: Sequence[str],
     resolver: MapResolver | None = None,
     ssl_context: ssl.SSLContext | None = None,
+    *,
+    allow_error_status: bool = False,
     **limits: object,
 ) -> list[FetchedPage]:
     """Each URL in turn, through one fetcher (what it keeps between fetches shows)."""
@@ -45,7 +48,7 @@ def fetch_each(
     async def run() -> list[FetchedPage]:
         fetcher = Fetcher(policy(**limits), resolver=resolver or MapResolver({}), ssl_context=ssl_context)
         try:
-            return [await fetcher.fetch(url) for url in urls]
+            return [await fetcher.fetch(url, allow_error_status=allow_error_status) for url in urls]
         finally:
             await fetcher.aclose()
 
@@ -56,9 +59,11 @@ def fetch(
     url: str,
     resolver: MapResolver | None = None,
     ssl_context: ssl.SSLContext | None = None,
+    *,
+    allow_error_status: bool = False,
     **limits: object,
 ) -> FetchedPage:
-    return fetch_each([url], resolver, ssl_context, **limits)[0]
+    return fetch_each([url], resolver, ssl_context, allow_error_status=allow_error_status, **limits)[0]
 
 
 def test_a_page_from_an_allowlisted_server(upstream: Upstream) -> None:
@@ -77,6 +82,15 @@ def test_the_name_goes_in_the_host_header_while_the_connection_goes_to_the_check
     assert resolver.asked == ["news.test"]
 
 
+def test_an_answer_outside_2xx_is_refused_unless_allowed(upstream: Upstream) -> None:
+    with pytest.raises(UpstreamStatus, match="answered HTTP 404 Not Found") as refused:
+        fetch(upstream.url("/missing"))
+    assert refused.value.status == 404
+    page = fetch(upstream.url("/missing"), allow_error_status=True)
+    assert page.status == 404
+    assert b"No such page here" in page.body
+
+
 def test_no_cookie_is_kept_from_one_fetch_to_the_next(upstream: Upstream) -> None:
     """A shared cookie jar, keyed by the pinned IP, would hand one caller's session to the next."""
     first, second = fetch_each([upstream.url("/cookie"), upstream.url("/cookie")])
@@ -84,8 +98,7 @@ def test_no_cookie_is_kept_from_one_fetch_to_the_next(upstream: Upstream) -> Non
     assert b"Cookie sent: None" in second.body
 
 
-def test_the_upstream_status_and_the_charset_header_come_back(upstream: Upstream) -> None:
-    assert fetch(upstream.url("/missing")).status == 404
+def test_the_charset_header_comes_back(upstream: Upstream) -> None:
     greek = fetch(upstream.url("/greek"))
     assert greek.charset == "iso-8859-7"
     assert "Ελληνικά".encode("iso-8859-7") in greek.body

@@ -53,10 +53,20 @@ def test_a_name_is_sent_as_the_host_header(allowlisted: httpx.Client, upstream: 
     assert ("/page?from=name", f"upstream.test:{upstream.port}") in upstream.requests
 
 
-def test_the_upstream_status_is_reported(allowlisted: httpx.Client, upstream: Upstream) -> None:
+def test_an_upstream_404_is_a_502_that_carries_the_status(allowlisted: httpx.Client, upstream: Upstream) -> None:
     response = allowlisted.get("/extract", params={"url": upstream.url("/missing")})
+    assert response.status_code == 502
+    assert response.json() == {
+        "error": {"code": "upstream_status", "message": "127.0.0.1 answered HTTP 404 Not Found", "upstream_status": 404}
+    }
+
+
+def test_allow_error_status_extracts_the_error_page(allowlisted: httpx.Client, upstream: Upstream) -> None:
+    response = allowlisted.get("/extract", params={"url": upstream.url("/missing"), "allow_error_status": True})
     assert response.status_code == 200
-    assert response.json()["upstream_status"] == 404
+    body = response.json()
+    assert body["upstream_status"] == 404
+    assert "No such page here" in body["text"]
 
 
 def test_the_charset_comes_from_the_upstream_header(allowlisted: httpx.Client, upstream: Upstream) -> None:

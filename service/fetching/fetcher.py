@@ -29,6 +29,7 @@ from service.fetching.errors import (
     TooManyRedirects,
     UpstreamError,
     UpstreamNotHtml,
+    UpstreamStatus,
     UpstreamTimeout,
     UpstreamTooLarge,
 )
@@ -122,18 +123,22 @@ class Fetcher:
     async def aclose(self) -> None:
         await self._transport.aclose()
 
-    async def fetch(self, url: str) -> FetchedPage:
-        """The page at ``url``; a :class:`~service.fetching.errors.FetchError` says why not."""
+    async def fetch(self, url: str, *, allow_error_status: bool = False) -> FetchedPage:
+        """The page at ``url``; a :class:`~service.fetching.errors.FetchError` says why not.
+
+        A final status outside 2xx is :class:`UpstreamStatus` unless ``allow_error_status``:
+        an error page is rarely the content the caller came for.
+        """
         target = parse_target(url)
         try:
             async with asyncio.timeout(self.policy.total_timeout_s):
-                return await self._follow(target)
+                return await self._follow(target, allow_error_status)
         except (TimeoutError, httpx.TimeoutException) as error:
             raise UpstreamTimeout(f"{target.host} did not answer in time ({type(error).__name__})") from error
         except httpx.HTTPError as error:
             raise UpstreamError(f"fetching from {target.host} failed: {error or type(error).__name__}") from error
 
-    async def _follow(self, target: Target) -> FetchedPage:
+    async def _follow(self, target: Target, allow_error_status: bool) -> FetchedPage:
         for _ in range(self.policy.max_redirects + 1):
             ip = await self._checked_address(target)
             extensions: dict[str, object] = {"timeout": self._timeout}
@@ -146,6 +151,8 @@ class Fetcher:
             try:
                 location = response.headers.get("location")
                 if response.status_code not in REDIRECT_STATUSES or location is None:
+                    if not (allow_error_status or response.is_success):
+                        raise UpstreamStatus(target.host, response.status_code, response.reason_phrase)
                     return await self._read(response, target)
             finally:
                 await response.aclose()
