@@ -7,11 +7,13 @@ import gzip
 import ssl
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from ipaddress import IPv4Address
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import httpx
 import numpy as np
@@ -23,6 +25,8 @@ from service.backends.base import BlockLabels
 from service.backends.boilerpipe import BoilerpipeBackend
 from service.backends.registry import BackendRegistry
 from service.commands.loadtest import free_port
+from service.fetching.addresses import IPAddress
+from service.fetching.errors import UpstreamError
 from service.parsing.document import Document
 from service.paths import default_data_dir
 from service.settings import Settings
@@ -38,19 +42,36 @@ ARTICLE = (
     + "</article><footer><a href='/c'>Contact</a></footer></body></html>"
 )
 
-# Address literals that are not public (loopback in its spellings, mapped, metadata, private, CGNAT,
-# unspecified): the policy unit tests and the HTTP SSRF matrix both refuse every one.
+# Address literals that are not public, in every spelling a URL allows (decimal, hex, octal, short
+# IPv4; IPv6 forms that carry an IPv4 address): the policy unit tests and the SSRF matrix refuse each.
 NON_PUBLIC_LITERAL_URLS = [
     "http://127.0.0.1/",
     "http://0x7f.0.0.1/",
+    "http://0x7f.1/",
     "http://2130706433/",
+    "http://0177.1/",
     "http://127.1/",
+    "http://127.0.0.1./",
     "http://[::1]/",
+    "http://[::]/",
     "http://[::ffff:127.0.0.1]/",
+    "http://[::ffff:7f00:1]/",
+    "http://[::127.0.0.1]/",  # IPv4-compatible
+    "http://[64:ff9b::7f00:1]/",  # NAT64 of 127.0.0.1
+    "http://[64:ff9b:1::a00:1]/",  # local-use NAT64 of 10.0.0.1
+    "http://[2002:7f00:1::]/",  # 6to4 of 127.0.0.1
+    "http://[2001:0:4136:e378:8000:63bf:3f57:fefe]/",  # Teredo, client 192.168.1.1
     "http://169.254.169.254/latest/meta-data/",
+    "http://[fe80::1]/",
+    "http://[fd00:ec2::254]/",
     "http://10.0.0.1/",
+    "http://172.16.0.1/",
+    "http://192.168.1.1/",
     "http://100.64.0.1/",
     "http://0.0.0.0/",
+    "http://224.0.0.1/",
+    "http://[ff02::1]/",
+    "http://255.255.255.255/",
 ]
 
 
@@ -187,13 +208,27 @@ def registry_with() -> Callable[..., BackendRegistry]:
     return build
 
 
-# An upstream web server on 127.0.0.1 for the fetcher, plain or TLS.
+# An upstream web server on loopback for the fetcher, plain or TLS, and the test DNS that names it.
+
+
+class MapResolver:
+    """Test DNS: fixed answers, and a record of what was asked (the fetcher must ask once per hop)."""
+
+    def __init__(self, answers: dict[str, Sequence[IPAddress]]) -> None:
+        self.answers = answers
+        self.asked: list[str] = []
+
+    async def __call__(self, host: str, port: int) -> Sequence[IPAddress]:
+        self.asked.append(host)
+        if host not in self.answers:
+            raise UpstreamError(f"cannot resolve {host} (test DNS)")
+        return self.answers[host]
 
 
 class Upstream:
     """A small threaded web server with canned pages; records each request's path, Host header and TLS SNI."""
 
-    def __init__(self, tls: ssl.SSLContext | None = None) -> None:
+    def __init__(self, tls: ssl.SSLContext | None = None, address: str = "127.0.0.1", port: int = 0) -> None:
         self.requests: list[tuple[str, str | None]] = []
         self.server_names: list[str | None] = []
         self.release = threading.Event()  # lets /slow answer, at teardown
@@ -207,17 +242,19 @@ class Upstream:
                 upstream.requests.append((self.path, self.headers.get("Host")))
                 upstream.route(self)
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = ThreadingHTTPServer((address, port), Handler)
         self.server.daemon_threads = True
         if tls is not None:
             tls.sni_callback = lambda _sock, name, _ctx: self.server_names.append(name)  # type: ignore[assignment]
             self.server.socket = tls.wrap_socket(self.server.socket, server_side=True)
+        self.address = address
+        self.address_ip = IPv4Address(address)
         self.port = int(self.server.server_address[1])
         self.scheme = "https" if tls is not None else "http"
         self.thread = threading.Thread(target=partial(self.server.serve_forever, poll_interval=0.05), daemon=True)
 
-    def url(self, path: str, host: str = "127.0.0.1") -> str:
-        return f"{self.scheme}://{host}:{self.port}{path}"
+    def url(self, path: str, host: str | None = None) -> str:
+        return f"{self.scheme}://{host or self.address}:{self.port}{path}"
 
     def route(self, handler: BaseHTTPRequestHandler) -> None:
         path, _, query = handler.path.partition("?")
@@ -225,6 +262,9 @@ class Upstream:
             self._send(handler, 200, ARTICLE.encode(), "text/html; charset=utf-8")
         elif path == "/missing":
             self._send(handler, 404, b"<html><body><p>No such page here.</p></body></html>", "text/html")
+        elif path == "/cookie":  # sets a cookie, and shows the one it was sent
+            body = f"<html><body><p>Cookie sent: {handler.headers.get('Cookie')}</p></body></html>".encode()
+            self._send(handler, 200, body, "text/html", extra={"Set-Cookie": "session=secret; Path=/"})
         elif path == "/greek":
             body = "<html><body><p>Ελληνικά κείμενα εδώ, αρκετά μεγάλα.</p></body></html>".encode("iso-8859-7")
             self._send(handler, 200, body, "text/html; charset=iso-8859-7")
@@ -232,7 +272,7 @@ class Upstream:
             left = int(path.removeprefix("/hops/"))
             self._redirect(handler, f"/hops/{left - 1}" if left > 1 else "/page")
         elif path == "/to":
-            self._redirect(handler, query.removeprefix("location="))
+            self._redirect(handler, unquote(query.removeprefix("location=")))
         elif path == "/image":
             self._send(handler, 200, b"\x89PNG\r\n\x1a\n" + bytes(100), "image/png")
         elif path == "/big":
@@ -273,7 +313,7 @@ class Upstream:
     @staticmethod
     def _redirect(handler: BaseHTTPRequestHandler, location: str) -> None:
         handler.send_response(302)
-        handler.send_header("Location", location)
+        handler.send_header("Location", location.encode().decode("latin-1"))  # UTF-8 on the wire, as servers send it
         handler.send_header("Content-Length", "0")
         handler.end_headers()
 
@@ -290,4 +330,13 @@ class Upstream:
 @pytest.fixture(scope="session")
 def upstream() -> Iterator[Upstream]:
     with Upstream() as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def upstream_2(upstream: Upstream) -> Iterator[Upstream]:
+    """A second upstream on 127.0.0.2, at the first one's port: a name that moves between them changes only
+    the address, and an allowlist of 127.0.0.2/32 leaves every spelling of 127.0.0.1 refused (Linux routes all
+    of 127/8 to loopback)."""
+    with Upstream(address="127.0.0.2", port=upstream.port) as server:
         yield server

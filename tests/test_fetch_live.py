@@ -9,7 +9,7 @@ from ipaddress import IPv4Address, ip_network
 
 import pytest
 import trustme
-from conftest import Upstream
+from conftest import MapResolver, Upstream
 
 from service.fetching.addresses import IPAddress
 from service.fetching.errors import (
@@ -17,6 +17,7 @@ from service.fetching.errors import (
     TooManyRedirects,
     UpstreamError,
     UpstreamNotHtml,
+    UpstreamStatus,
     UpstreamTimeout,
     UpstreamTooLarge,
     UrlNotAllowed,
@@ -29,36 +30,40 @@ pytestmark = pytest.mark.timeout(60)
 LOOPBACK = IPv4Address("127.0.0.1")
 
 
-class MapResolver:
-    """Test DNS: fixed answers, and a record of what was asked (the fetcher must ask once per hop)."""
-
-    def __init__(self, answers: dict[str, Sequence[IPAddress]]) -> None:
-        self.answers = answers
-        self.asked: list[str] = []
-
-    async def __call__(self, host: str, port: int) -> Sequence[IPAddress]:
-        self.asked.append(host)
-        if host not in self.answers:
-            raise UpstreamError(f"cannot resolve {host}")
-        return self.answers[host]
-
-
 def policy(**overrides: object) -> FetchPolicy:
-    settings = Settings(fetch_allow_networks=[ip_network("127.0.0.1/32")], **overrides)  # type: ignore[arg-type]
+    settings = Settings(**{"fetch_allow_networks": [ip_network("127.0.0.1/32")], **overrides})  # type: ignore[arg-type]
     return FetchPolicy.from_settings(settings)
 
 
-def fetch(
-    url: str, resolver: MapResolver | None = None, ssl_context: ssl.SSLContext | None = None, **limits: object
-) -> FetchedPage:
-    async def run() -> FetchedPage:
+def fetch_each(
+    urls: Sequence[str],
+    resolver: MapResolver | None = None,
+    ssl_context: ssl.SSLContext | None = None,
+    *,
+    allow_error_status: bool = False,
+    **limits: object,
+) -> list[FetchedPage]:
+    """Each URL in turn, through one fetcher (what it keeps between fetches shows)."""
+
+    async def run() -> list[FetchedPage]:
         fetcher = Fetcher(policy(**limits), resolver=resolver or MapResolver({}), ssl_context=ssl_context)
         try:
-            return await fetcher.fetch(url)
+            return [await fetcher.fetch(url, allow_error_status=allow_error_status) for url in urls]
         finally:
             await fetcher.aclose()
 
     return asyncio.run(run())
+
+
+def fetch(
+    url: str,
+    resolver: MapResolver | None = None,
+    ssl_context: ssl.SSLContext | None = None,
+    *,
+    allow_error_status: bool = False,
+    **limits: object,
+) -> FetchedPage:
+    return fetch_each([url], resolver, ssl_context, allow_error_status=allow_error_status, **limits)[0]
 
 
 def test_a_page_from_an_allowlisted_server(upstream: Upstream) -> None:
@@ -77,8 +82,23 @@ def test_the_name_goes_in_the_host_header_while_the_connection_goes_to_the_check
     assert resolver.asked == ["news.test"]
 
 
-def test_the_upstream_status_and_the_charset_header_come_back(upstream: Upstream) -> None:
-    assert fetch(upstream.url("/missing")).status == 404
+def test_an_answer_outside_2xx_is_refused_unless_allowed(upstream: Upstream) -> None:
+    with pytest.raises(UpstreamStatus, match="answered HTTP 404 Not Found") as refused:
+        fetch(upstream.url("/missing"))
+    assert refused.value.status == 404
+    page = fetch(upstream.url("/missing"), allow_error_status=True)
+    assert page.status == 404
+    assert b"No such page here" in page.body
+
+
+def test_no_cookie_is_kept_from_one_fetch_to_the_next(upstream: Upstream) -> None:
+    """A shared cookie jar, keyed by the pinned IP, would hand one caller's session to the next."""
+    first, second = fetch_each([upstream.url("/cookie"), upstream.url("/cookie")])
+    assert b"Cookie sent: None" in first.body
+    assert b"Cookie sent: None" in second.body
+
+
+def test_the_charset_header_comes_back(upstream: Upstream) -> None:
     greek = fetch(upstream.url("/greek"))
     assert greek.charset == "iso-8859-7"
     assert "Ελληνικά".encode("iso-8859-7") in greek.body
@@ -89,6 +109,51 @@ def test_five_redirects_are_followed_and_each_hop_is_resolved_again(upstream: Up
     page = fetch(upstream.url("/hops/5", host="hops.test"), resolver)
     assert page.final_url == upstream.url("/page", host="hops.test")
     assert resolver.asked == ["hops.test"] * 6
+
+
+class RebindingResolver(MapResolver):
+    """A DNS server that answers each question with the next record set (the last one again once out)."""
+
+    def __init__(self, *answers: Sequence[IPAddress]) -> None:
+        super().__init__({})
+        self.sequence = answers
+
+    async def __call__(self, host: str, port: int) -> Sequence[IPAddress]:
+        self.asked.append(host)
+        return self.sequence[min(len(self.asked), len(self.sequence)) - 1]
+
+
+BOTH_LOOPBACKS = [ip_network("127.0.0.1/32"), ip_network("127.0.0.2/32")]
+
+
+def test_the_connection_goes_to_the_checked_address_not_a_second_answer(
+    upstream: Upstream, upstream_2: Upstream
+) -> None:
+    """Name checked as 127.0.0.2; asked again, it would say 127.0.0.1, where a server listens at the same port."""
+    resolver = RebindingResolver([upstream_2.address_ip], [upstream.address_ip])
+    page = fetch(upstream_2.url("/page?pinned", host="rebind.test"), resolver, fetch_allow_networks=BOTH_LOOPBACKS)
+    assert b"real content" in page.body
+    assert resolver.asked == ["rebind.test"]
+    host = f"rebind.test:{upstream.port}"
+    assert ("/page?pinned", host) in upstream_2.requests
+    assert not any(seen == host for _, seen in upstream.requests)
+
+
+def test_each_hop_connects_to_the_address_checked_for_that_hop(upstream: Upstream, upstream_2: Upstream) -> None:
+    resolver = RebindingResolver([upstream_2.address_ip], [upstream.address_ip])
+    fetch(upstream_2.url("/hops/1", host="moving.test"), resolver, fetch_allow_networks=BOTH_LOOPBACKS)
+    assert resolver.asked == ["moving.test", "moving.test"]
+    host = f"moving.test:{upstream.port}"
+    assert ("/hops/1", host) in upstream_2.requests
+    assert ("/page", host) in upstream.requests
+    assert ("/page", host) not in upstream_2.requests
+
+
+def test_a_name_that_rebinds_to_a_private_address_on_a_redirect_is_refused(upstream_2: Upstream) -> None:
+    resolver = RebindingResolver([upstream_2.address_ip], [IPv4Address("10.0.0.1")])
+    with pytest.raises(UrlNotAllowed, match=r"rebound\.test resolves to 10\.0\.0\.1"):
+        fetch(upstream_2.url("/hops/1", host="rebound.test"), resolver, fetch_allow_networks=BOTH_LOOPBACKS)
+    assert resolver.asked == ["rebound.test", "rebound.test"]
 
 
 def test_a_sixth_redirect_is_refused(upstream: Upstream) -> None:

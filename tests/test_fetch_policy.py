@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from ipaddress import IPv4Address, IPv6Address, ip_address, ip_network
 
+import httpx
 import pytest
 from conftest import NON_PUBLIC_LITERAL_URLS
 
@@ -37,16 +38,7 @@ def test_every_spelling_of_an_ip_literal_is_read_as_the_address(url: str, addres
     assert parse_target(url).ip == ip_address(address)
 
 
-@pytest.mark.parametrize(
-    "url",
-    [
-        *NON_PUBLIC_LITERAL_URLS,
-        "http://192.168.1.1/",
-        "http://172.16.0.1/",
-        "http://[fe80::1]/",
-        "http://[fd00:ec2::254]/",
-    ],
-)
+@pytest.mark.parametrize("url", NON_PUBLIC_LITERAL_URLS)
 def test_ip_literals_that_are_not_public_are_refused(url: str) -> None:
     target = parse_target(url)
     assert target.ip is not None
@@ -143,6 +135,8 @@ def test_public_hosts_are_reached_on_allowed_ports_only() -> None:
         ("ftp://example.com/", BlockReason.SCHEME),
         ("gopher://127.0.0.1:6379/_INFO", BlockReason.SCHEME),
         ("dict://127.0.0.1:11211/", BlockReason.SCHEME),
+        ("data:text/html,<p>x</p>", BlockReason.SCHEME),  # refused before parsing: httpx cannot parse it
+        ("JavaScript:alert(1)", BlockReason.SCHEME),
         ("http://user:secret@example.com/", BlockReason.CREDENTIALS),
         ("http://example.com@127.0.0.1/", BlockReason.CREDENTIALS),
     ],
@@ -166,11 +160,52 @@ def test_other_schemes_and_credentials_are_refused(url: str, reason: BlockReason
         "http://256.0.0.1/",
         "http://0177.0.0.1/",  # httpx refuses a dotted quad with octal parts outright
         "http://0x100000000/",
+        "http://example.com:0/",
+        "http://example.com:-1/",  # httpx takes any integer as a port
+        "http://example.com:65536/",
+        "http://example.com\\@127.0.0.1/",  # a browser reads the backslash as a slash
+        "http:\\\\127.0.0.1\\",
+        "http://example.com/\tpath",  # a browser drops the tab
+        "http://%31%32%37.0.0.1/",  # a browser decodes it to 127.0.0.1
+        "http://%6c%6f%63%61%6c%68%6f%73%74/",
+        "http://a..b/",
+        "http://１２７.０.０.１/",
     ],
 )
 def test_urls_that_do_not_parse_are_invalid(url: str) -> None:
     with pytest.raises(InvalidUrl):
         parse_target(url)
+
+
+@pytest.mark.parametrize(
+    ("location", "expected"),
+    [
+        ("/next?page=2", "https://example.com/next?page=2"),
+        ("next", "https://example.com/a/next"),
+        ("//other.example/x", "https://other.example/x"),
+        ("http://other.example/", "http://other.example/"),
+    ],
+)
+def test_a_location_is_read_against_the_url_that_sent_it(location: str, expected: str) -> None:
+    assert str(parse_target(location, base=httpx.URL("https://example.com/a/b")).url) == expected
+
+
+@pytest.mark.parametrize("location", ["", "http://", "http:", "http:/x", "/\\evil.example", "http://::1/"])
+def test_a_location_that_names_no_valid_url_is_invalid(location: str) -> None:
+    with pytest.raises(InvalidUrl):
+        parse_target(location, base=httpx.URL("https://example.com/a/b"))
+
+
+def test_a_refusal_names_a_plainly_written_address_once() -> None:
+    def message(url: str) -> str:
+        target = parse_target(url)
+        with pytest.raises(UrlNotAllowed) as refused:
+            check_addresses(target, [target.ip], (), ALLOWED_PORTS)  # type: ignore[list-item]
+        return str(refused.value)
+
+    assert message("http://169.254.169.254/") == "169.254.169.254 is not a public address (link-local)"
+    assert message("http://[::1]/") == "::1 is not a public address (unspecified, loopback or IPv4-compatible)"
+    assert message("http://127.1/") == "127.1 is 127.0.0.1, which is not a public address (loopback)"
 
 
 def test_the_host_header_keeps_the_name_and_a_non_default_port() -> None:

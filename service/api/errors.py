@@ -21,6 +21,7 @@ from service.fetching.errors import (
     TooManyRedirects,
     UpstreamError,
     UpstreamNotHtml,
+    UpstreamStatus,
     UpstreamTimeout,
     UpstreamTooLarge,
     UrlNotAllowed,
@@ -84,6 +85,7 @@ ERROR_TABLE: dict[type[Exception], tuple[int, str]] = {
     TooManyRedirects: (502, "too_many_redirects"),
     UpstreamTooLarge: (502, "upstream_too_large"),
     UpstreamNotHtml: (502, "upstream_not_html"),
+    UpstreamStatus: (502, "upstream_status"),
     UpstreamError: (502, "upstream_error"),
     NotReady: (503, "not_ready"),
     UpstreamTimeout: (504, "upstream_timeout"),
@@ -122,8 +124,18 @@ def counted_error(error: Exception, metrics: Metrics) -> tuple[int, str, str]:
     return status, code, "internal error" if (status, code) == INTERNAL else _message(error)
 
 
-def error_response(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status, headers=headers)
+def error_fields(error: Exception) -> dict[str, object]:
+    """Facts a client may act on beyond the code and message: the upstream's own status."""
+    if isinstance(error, UpstreamStatus):
+        return {"upstream_status": error.status}
+    return {}
+
+
+def error_response(
+    status: int, code: str, message: str, headers: dict[str, str] | None = None, **fields: object
+) -> JSONResponse:
+    body = {"code": code, "message": message, **fields}
+    return JSONResponse({"error": body}, status_code=status, headers=headers)
 
 
 def _message(error: Exception) -> str:
@@ -137,7 +149,8 @@ def install_error_handlers(app: FastAPI, metrics: Metrics) -> None:
 
     async def handle(_: Request, error: Exception) -> JSONResponse:
         # An internal error's details reach the log: Starlette re-raises after this response.
-        return error_response(*counted_error(error, metrics), error_headers(error))
+        status, code, message = counted_error(error, metrics)
+        return error_response(status, code, message, error_headers(error), **error_fields(error))
 
     async def handle_http(_: Request, error: Exception) -> JSONResponse:
         status = getattr(error, "status_code", 500)

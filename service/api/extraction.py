@@ -149,13 +149,13 @@ def _prepare(backend: BatchedBackend, page: Page) -> tuple[Document, float, Size
     return document, parse_ms, backend.encode(document)
 
 
-async def fetch_page(state: AppState, url: str) -> tuple[FetchedPage, float]:
+async def fetch_page(state: AppState, url: str, *, allow_error_status: bool = False) -> tuple[FetchedPage, float]:
     """The page at ``url`` and the milliseconds it took, counted in the fetch metrics."""
     metrics = state.metrics
     with state.fetch_admission.admit():
         started = time.perf_counter()
         try:
-            fetched = await state.fetcher.fetch(url)
+            fetched = await state.fetcher.fetch(url, allow_error_status=allow_error_status)
         except UrlNotAllowed as error:
             metrics.blocked_urls.labels(error.reason).inc()
             raise

@@ -70,6 +70,9 @@ class FetchOptions(OutputOptions):
     url: str = Field(..., description="An http(s) URL on the public internet.", examples=["https://example.com/"])
     backend: BackendName = None
     include_source: bool = Field(False, description="Also return the fetched page, decoded (the reader page uses it).")
+    allow_error_status: bool = Field(
+        False, description="Extract the page even when the upstream answers outside 2xx; else 502 upstream_status."
+    )
 
 
 class BatchRequest(OutputOptions):
@@ -149,6 +152,7 @@ class ExtractResponse(BaseModel):
 class ErrorBody(BaseModel):
     code: str = Field(..., description="Stable machine-readable code, e.g. unknown_backend.")
     message: str
+    upstream_status: int | None = Field(None, description="upstream_status errors only: the upstream's HTTP status.")
 
 
 class ErrorResponse(BaseModel):
@@ -201,9 +205,12 @@ class BackendsResponse(BaseModel):
     backends: list[BackendInfo]
 
 
-def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """The ``responses`` of a route: each error status it can answer, with the error body."""
-    return {status: {"model": ErrorResponse} for status in statuses}
+def error_responses(*statuses: int, described: dict[int, str] | None = None) -> dict[int | str, dict[str, Any]]:
+    """The ``responses`` of a route: each error status it can answer, with the error body (and what it means)."""
+    responses: dict[int | str, dict[str, Any]] = {status: {"model": ErrorResponse} for status in statuses}
+    for status, description in (described or {}).items():
+        responses[status] = {"model": ErrorResponse, "description": description}
+    return responses
 
 
 def request_body(model: type[BaseModel], example: dict[str, Any], *, raw_html: bool) -> dict[str, Any]:

@@ -40,7 +40,10 @@ def _read(source: str) -> tuple[bytes, str | None]:
 def run(args: argparse.Namespace) -> int:
     try:
         page, url = _read(args.source)
-    except (OSError, httpx.HTTPError) as error:
+    except httpx.HTTPStatusError as error:
+        print(f"error: {args.source} answered HTTP {error.response.status_code}", file=sys.stderr)
+        return 2
+    except (OSError, httpx.HTTPError, httpx.InvalidURL) as error:  # InvalidURL: a malformed redirect
         print(f"error: cannot read {args.source}: {error}", file=sys.stderr)
         return 2
     output = "text" if args.format == "json" else args.format

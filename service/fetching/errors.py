@@ -40,6 +40,14 @@ class TooManyRedirects(UpstreamError):
     """More redirects than the configured limit."""
 
 
+class UpstreamStatus(UpstreamError):
+    """A final answer outside 2xx (a 404 page, a 500 page): not the page the caller asked for."""
+
+    def __init__(self, host: str, status: int, reason: str) -> None:
+        super().__init__(f"{host} answered HTTP {status}{f' {reason}' if reason else ''}")
+        self.status = status
+
+
 class UpstreamTooLarge(UpstreamError):
     """A page larger than the configured byte cap."""
 

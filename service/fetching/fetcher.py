@@ -5,7 +5,12 @@ carries the IP, while the ``Host`` header and TLS SNI (and so certificate
 verification) carry the name. Nothing resolves the name a second time, so a
 DNS answer that changes between check and connect (rebinding) cannot matter.
 Connections are never kept alive: a pooled connection to one IP opened with
-one SNI must not serve another name.
+one SNI must not serve another name. Requests go straight to an httpx
+transport, not through a client: a client keeps cookies across fetches (keyed
+by the pinned IP, so one caller's cookies would reach another's) and parses
+every Location header itself, raising on a malformed one, even when it does not
+follow redirects. Here the fetcher reads the Location, once, with the same
+rules as the URL it was given.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from service.fetching.errors import (
     TooManyRedirects,
     UpstreamError,
     UpstreamNotHtml,
+    UpstreamStatus,
     UpstreamTimeout,
     UpstreamTooLarge,
 )
@@ -100,42 +106,53 @@ class Fetcher:
     ) -> None:
         self.policy = policy
         self._resolver = resolver
-        self._client = httpx.AsyncClient(
+        self._transport = httpx.AsyncHTTPTransport(
             verify=ssl_context if ssl_context is not None else True,
             trust_env=False,  # a proxy from the environment would resolve names itself
-            follow_redirects=False,
-            timeout=httpx.Timeout(
-                connect=policy.connect_timeout_s, read=policy.read_timeout_s, write=policy.read_timeout_s, pool=None
-            ),
             limits=httpx.Limits(max_keepalive_connections=0),
-            headers={"User-Agent": policy.user_agent, "Accept": "text/html,application/xhtml+xml;q=0.9"},
         )
+        self._timeout = httpx.Timeout(
+            connect=policy.connect_timeout_s, read=policy.read_timeout_s, write=policy.read_timeout_s, pool=None
+        ).as_dict()
+        self._headers = {
+            "User-Agent": policy.user_agent,
+            "Accept": "text/html,application/xhtml+xml;q=0.9",
+            "Accept-Encoding": "gzip, deflate",
+        }
 
     async def aclose(self) -> None:
-        await self._client.aclose()
+        await self._transport.aclose()
 
-    async def fetch(self, url: str) -> FetchedPage:
-        """The page at ``url``; a :class:`~service.fetching.errors.FetchError` says why not."""
+    async def fetch(self, url: str, *, allow_error_status: bool = False) -> FetchedPage:
+        """The page at ``url``; a :class:`~service.fetching.errors.FetchError` says why not.
+
+        A final status outside 2xx is :class:`UpstreamStatus` unless ``allow_error_status``:
+        an error page is rarely the content the caller came for.
+        """
         target = parse_target(url)
         try:
             async with asyncio.timeout(self.policy.total_timeout_s):
-                return await self._follow(target)
+                return await self._follow(target, allow_error_status)
         except (TimeoutError, httpx.TimeoutException) as error:
             raise UpstreamTimeout(f"{target.host} did not answer in time ({type(error).__name__})") from error
         except httpx.HTTPError as error:
             raise UpstreamError(f"fetching from {target.host} failed: {error or type(error).__name__}") from error
 
-    async def _follow(self, target: Target) -> FetchedPage:
+    async def _follow(self, target: Target, allow_error_status: bool) -> FetchedPage:
         for _ in range(self.policy.max_redirects + 1):
             ip = await self._checked_address(target)
-            extensions = {"sni_hostname": target.host} if target.url.scheme == "https" else {}
-            request = self._client.build_request(
-                "GET", target.pinned(ip), headers={"Host": target.host_header}, extensions=extensions
+            extensions: dict[str, object] = {"timeout": self._timeout}
+            if target.url.scheme == "https":
+                extensions["sni_hostname"] = target.host
+            request = httpx.Request(
+                "GET", target.pinned(ip), headers={**self._headers, "Host": target.host_header}, extensions=extensions
             )
-            response = await self._client.send(request, stream=True)
+            response = await self._transport.handle_async_request(request)
             try:
                 location = response.headers.get("location")
                 if response.status_code not in REDIRECT_STATUSES or location is None:
+                    if not (allow_error_status or response.is_success):
+                        raise UpstreamStatus(target.host, response.status_code, response.reason_phrase)
                     return await self._read(response, target)
             finally:
                 await response.aclose()
@@ -152,9 +169,10 @@ class Fetcher:
 
     @staticmethod
     def _redirect_target(current: Target, location: str) -> Target:
+        """Where a Location header leads, read as strictly as a caller's URL; a refused scheme stays a refusal."""
         try:
-            return parse_target(str(current.url.join(location)))
-        except (InvalidUrl, httpx.InvalidURL) as error:
+            return parse_target(location, base=current.url)
+        except InvalidUrl as error:
             raise UpstreamError(f"{current.host} redirected to an invalid URL: {error}") from error
 
     async def _read(self, response: httpx.Response, target: Target) -> FetchedPage:

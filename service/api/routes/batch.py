@@ -9,7 +9,7 @@ from pydantic import ValidationError
 
 from service.api.body import Page, check_html, parse_json, read_body
 from service.api.deps import API_KEY, AppState, State, label_backend
-from service.api.errors import TooManyDocuments, UnsupportedMediaType, counted_error
+from service.api.errors import TooManyDocuments, UnsupportedMediaType, counted_error, error_fields
 from service.api.extraction import Job, run_jobs
 from service.api.responses import as_json, to_response
 from service.api.schemas import (
@@ -79,4 +79,4 @@ def _result(state: AppState, outcome: Extraction | Exception, batch: BatchEnvelo
     if isinstance(outcome, Extraction):
         return to_response(outcome, batch.include_blocks)
     _, code, message = counted_error(outcome, state.metrics)
-    return ErrorResponse(error=ErrorBody(code=code, message=message))
+    return ErrorResponse(error=ErrorBody(code=code, message=message, **error_fields(outcome)))

@@ -67,17 +67,30 @@ async def extract_page(request: Request, state: State, options: Annotated[Extrac
 @router.get(
     "/extract",
     response_model=ExtractResponse | CompareResponse,
-    responses=error_responses(400, 401, 403, 422, 429, 502, 504),
+    responses=error_responses(
+        400,
+        401,
+        422,
+        429,
+        described={
+            403: "url_not_allowed: a scheme, credentials, port or address the service must not reach (redirects too)",
+            502: "upstream_error, upstream_status (a final answer outside 2xx, unless allow_error_status; the error "
+            "carries upstream_status), too_many_redirects, upstream_too_large or upstream_not_html",
+            504: "upstream_timeout",
+        },
+    ),
     summary="Fetch a URL and extract its main content",
 )
 async def extract_url(request: Request, state: State, options: Annotated[FetchOptions, Query()]) -> Response:
     """The service fetches ``url`` itself, safely.
 
     http(s) only, public addresses only, at most 5 redirects, each one checked.
-    The answer adds the final URL, the upstream status and the fetch time.
+    The answer adds the final URL, the upstream status and the fetch time. An
+    upstream answer outside 2xx is a 502 ``upstream_status`` carrying that status,
+    unless ``allow_error_status`` asks for the error page to be extracted.
     """
     label_backend(request, state, options.backend)
-    fetched, fetch_ms = await fetch_page(state, options.url)
+    fetched, fetch_ms = await fetch_page(state, options.url, allow_error_status=options.allow_error_status)
     page = Page(fetched.body, fetched.charset, fetched.final_url)
     fields = fetch_fields(fetched, options.include_source)
     return await _answer(state, page, options.backend, options, fetch_ms, **fields)
