@@ -15,6 +15,15 @@ def default_data_dir() -> Path:
     return Path(configured) if configured else REPO_ROOT.parent / "shared" / "data" / "wcxb-dev"
 
 
+def default_check_data_dir() -> Path:
+    """Pages unlike the training pages, evaluated beside them: ``EXTRACT_CHECK_DATA_DIR``, else Dragnet 2012.
+
+    ``../shared/data/dragnet-2012`` beside the repo (evaluation only: nothing shipped is trained on it).
+    """
+    configured = os.environ.get("EXTRACT_CHECK_DATA_DIR")
+    return Path(configured) if configured else REPO_ROOT.parent / "shared" / "data" / "dragnet-2012"
+
+
 def cache_dir() -> Path:
     """Derived data (block labels): ``EXTRACT_CACHE_DIR``, else ``<repo>/.cache``."""
     configured = os.environ.get("EXTRACT_CACHE_DIR")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import shutil
 from pathlib import Path
@@ -11,14 +12,48 @@ import pytest
 from service.backends.registry import default_registry
 from service.cli import main
 from service.evaluation.gate import Floors
+from service.evaluation.peers import get_peer
 
 FIXTURES = Path(__file__).parent / "fixtures" / "eval"
 WCXB = str(FIXTURES / "wcxb")
+DRAGNET = str(FIXTURES / "dragnet")
 
 
 @pytest.fixture(autouse=True)
 def _private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("EXTRACT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("EXTRACT_CHECK_DATA_DIR", str(tmp_path / "no-check-corpus"))
+
+
+def test_eval_reports_a_check_corpus_beside_the_main_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("EXTRACT_CHECK_DATA_DIR", DRAGNET)
+    out = tmp_path / "scores.json"
+    assert main(["eval", "--data", WCXB, "--part", "all", "--backends", "boilerpipe,mlp", "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "3 pages of wcxb (all part)" in printed
+    assert "2 pages of dragnet (all part); Dragnet data, Peters & Lecocq 2013, Moz" in printed
+    assert printed.count("cut paragraphs") == 2
+    check = json.loads(out.read_text())["check"]
+    summary = check["systems"]["mlp"]["summary"]
+    assert summary["cut_paragraphs"] == 0
+    assert 0.0 <= summary["kept_link_share"] <= 1.0
+    assert main(["eval", "--data", WCXB, "--part", "all", "--backends", "mlp", "--check-data", "none"]) == 0
+    assert "dragnet" not in capsys.readouterr().out
+
+
+def test_trafilatura_leaves_comments_out_where_the_gold_does(tmp_path: Path) -> None:
+    pytest.importorskip("trafilatura")
+    out = tmp_path / "scores.json"
+    for corpus in (WCXB, DRAGNET):
+        argv = ["eval", "--data", corpus, "--part", "all", "--backends", "none", "--peers", "trafilatura"]
+        assert main([*argv, "--check-data", "none", "--json", str(out)]) == 0
+    dragnet = json.loads(out.read_text())["systems"]["trafilatura"]["summary"]
+    assert dragnet["word_precision"] == 1.0  # the fixture's comments would cost precision if kept
+    html = (FIXTURES / "dragnet" / "html" / "1.html.gz").read_bytes()
+    assert "reader42" in get_peer("trafilatura")(gzip.decompress(html))
+    assert "reader42" not in get_peer("trafilatura", comments=False)(gzip.decompress(html))
 
 
 def test_eval_prints_the_table_and_writes_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -17,10 +17,11 @@ from service.evaluation.datasets import AUTO_LAYOUT, LAYOUTS, Corpus, CorpusErro
 from service.evaluation.evaluate import System, backend_system, evaluate, peer_system
 from service.evaluation.peers import PEER_NAMES, PeerUnavailable
 from service.evaluation.split import ALL_PARTS, PARTS, SEED, Split, SplitError, committed_split_path, make_split, select
-from service.paths import default_data_dir
+from service.paths import default_check_data_dir, default_data_dir
 from service.pipeline import Extractor, default_extractor
 
 ALL = "all"
+NONE = "none"
 DEFAULT_WORST = 20
 USAGE_ERROR = 2
 
@@ -43,6 +44,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--backends", default=ALL, help="comma-separated backends, 'all' or 'none' (default: all)")
     parser.add_argument("--peers", default="", help=f"comma-separated peers or 'all': {','.join(PEER_NAMES)}")
+    parser.add_argument(
+        "--check-data",
+        default=None,
+        help="a corpus unlike the training pages, evaluated whole beside the main one in the same run, or 'none' "
+        "(default: EXTRACT_CHECK_DATA_DIR, else ../shared/data/dragnet-2012 when it is there)",
+    )
     parser.add_argument("--json", type=Path, default=None, help="also write every score here")
     parser.add_argument(
         "--oracle", action="store_true", help="score the alignment labels themselves and explain the losses"
@@ -75,24 +82,48 @@ def run(args: argparse.Namespace) -> int:
             print(f"# {_describe(corpus, args.part, len(pages))}")
             print(oracle.format_report(cases, args.worst))
             return 0
-        systems = _systems(args.backends, args.peers)
+        check = _check_corpus(args.check_data, corpus)
+        systems = _systems(args.backends, args.peers, corpus)
+        check_systems = _systems(args.backends, args.peers, check) if check is not None else []
     except (CorpusError, SplitError, PeerUnavailable, gate.FloorLowered) as error:
         print(f"error: {error}", file=sys.stderr)
         return USAGE_ERROR
     if not systems:
         print("error: nothing to evaluate (give --backends or --peers)", file=sys.stderr)
         return USAGE_ERROR
-    results = evaluate(pages, systems)
-    print(f"# {_describe(corpus, args.part, len(pages))}; ms/doc from raw bytes to text, one process, same run")
-    print(tables.overview(results))
-    print("\n" + tables.by_page_type(results))
-    print("\nBlock level, gold = alignment labels; peers' text projected onto our blocks by the same alignment")
-    print(tables.block_table(results))
+    record: dict[str, object] = _report(corpus, args.part, pages, systems)
+    if check is not None:
+        print()
+        record["check"] = _report(check, ALL_PARTS, list(check.pages), check_systems)
     if args.json:
-        record = {"corpus": corpus.name, "credit": corpus.credit, "part": args.part, "pages": len(pages)}
-        record["systems"] = {name: result.as_dict() for name, result in results.items()}
         args.json.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     return 0
+
+
+def _report(corpus: Corpus, part: str, pages: list[Page], systems: list[System]) -> dict[str, object]:
+    """Evaluate, print the tables, and return the JSON record of one corpus."""
+    results = evaluate(pages, systems)
+    print(f"# {_describe(corpus, part, len(pages))}; ms/doc from raw bytes to text, one process, same run")
+    print(tables.overview(results))
+    print("\n" + tables.by_page_type(results))
+    print("\nKept text: paragraphs partly kept, and the share of kept tokens that are link text or hidden")
+    print(tables.kept_table(results))
+    print("\nBlock level, gold = alignment labels; peers' text projected onto our blocks by the same alignment")
+    print(tables.block_table(results))
+    record: dict[str, object] = {"corpus": corpus.name, "credit": corpus.credit, "part": part, "pages": len(pages)}
+    record["systems"] = {name: result.as_dict() for name, result in results.items()}
+    return record
+
+
+def _check_corpus(spec: str | None, main: Corpus) -> Corpus | None:
+    """The corpus evaluated beside the main one: the one named, else the default where it exists."""
+    if spec == NONE:
+        return None
+    root = Path(spec) if spec else default_check_data_dir()
+    if spec is None and not root.is_dir():
+        return None
+    check = load_corpus(root)
+    return None if check.root.resolve() == main.root.resolve() else check
 
 
 def _describe(corpus: Corpus, part: str, pages: int) -> str:
@@ -116,11 +147,11 @@ def _backend_names(extractor: Extractor, spec: str) -> list[str]:
     return extractor.registry.names() if spec == ALL else [n for n in spec.split(",") if n and n != "none"]
 
 
-def _systems(backends: str, peers: str) -> list[System]:
+def _systems(backends: str, peers: str, corpus: Corpus) -> list[System]:
     extractor = default_extractor()
     systems = [backend_system(extractor, name) for name in _backend_names(extractor, backends)]
     peer_names = PEER_NAMES if peers == ALL else [n for n in peers.split(",") if n]
-    return systems + [peer_system(name) for name in peer_names]
+    return systems + [peer_system(name, comments=corpus.comments_are_content) for name in peer_names]
 
 
 def _update_floors(corpus: Corpus, pages: list[Page], args: argparse.Namespace) -> int:

@@ -6,6 +6,11 @@
 - ``article-benchmark``: Scrapinghub's article-extraction-benchmark,
   ``ground-truth.json`` mapping ids to ``{"articleBody": ...}`` and
   ``html/<id>.html.gz``.
+- ``dragnet``: the same two folders, each JSON with a top-level
+  ``main_content`` (and the reader ``comments``, which are not content): the
+  Dragnet data (Peters & Lecocq 2013, Moz, AGPL-3.0) as prepared in
+  ``../shared/data/dragnet-2012``. For evaluation only: no shipped model is
+  trained on it.
 - ``boilernet``: HTML files whose elements carry ``__boilernet_label``
   (1 content, 0 boilerplate, inherited by descendants), as prepared for the
   BoilerNet paper's GoogleTrends-2017 and CleanEval sets. The gold blocks
@@ -31,8 +36,10 @@ from service.parsing.document import Document
 from service.parsing.lexbor import parse_html
 
 WCXB_CREDIT = "WCXB: Web Content eXtraction Benchmark, Murrough Foley 2026 (CC-BY-4.0)"
+DRAGNET_CREDIT = "Dragnet data, Peters & Lecocq 2013, Moz (AGPL-3.0; evaluation only)"
+CREDITS = {"wcxb": WCXB_CREDIT, "dragnet": DRAGNET_CREDIT}
 
-LAYOUTS = ("wcxb", "article-benchmark", "boilernet")
+LAYOUTS = ("wcxb", "dragnet", "article-benchmark", "boilernet")
 AUTO_LAYOUT = "auto"
 UNKNOWN_TYPE = "unknown"
 ARTICLE_TYPE = "article"
@@ -78,7 +85,12 @@ class Corpus:
 
     @property
     def credit(self) -> str:
-        return WCXB_CREDIT if self.layout == "wcxb" else ""
+        return CREDITS.get(self.layout, "")
+
+    @property
+    def comments_are_content(self) -> bool:
+        """Whether the gold keeps reader comments (Dragnet's annotators split them off)."""
+        return self.layout != "dragnet"
 
     def __len__(self) -> int:
         return len(self.pages)
@@ -103,7 +115,12 @@ def load_corpus(root: Path, layout: str = AUTO_LAYOUT) -> Corpus:
     if not root.is_dir():
         raise CorpusError(f"no corpus at {root} (give --data or set EXTRACT_DATA_DIR)")
     chosen = detect_layout(root) if layout == AUTO_LAYOUT else layout
-    loader = {"wcxb": load_wcxb, "article-benchmark": load_article_benchmark, "boilernet": load_boilernet}.get(chosen)
+    loader = {
+        "wcxb": load_wcxb,
+        "dragnet": load_dragnet,
+        "article-benchmark": load_article_benchmark,
+        "boilernet": load_boilernet,
+    }.get(chosen)
     if loader is None:
         raise CorpusError(f"unknown layout {chosen!r}; known: {', '.join(LAYOUTS)}")
     pages = loader(root)
@@ -115,7 +132,9 @@ def load_corpus(root: Path, layout: str = AUTO_LAYOUT) -> Corpus:
 def detect_layout(root: Path) -> str:
     """Which of the three layouts ``root`` holds."""
     if (root / "ground-truth").is_dir() and (root / "html").is_dir():
-        return "wcxb"
+        first = next(iter(sorted((root / "ground-truth").glob("*.json"))), None)
+        dragnet = first is not None and "dragnet_split" in json.loads(first.read_text(encoding="utf-8"))
+        return "dragnet" if dragnet else "wcxb"
     if (root / "ground-truth.json").is_file():
         return "article-benchmark"
     files = _html_files(root)
@@ -150,6 +169,28 @@ def load_wcxb(root: Path) -> list[Page]:
                 without_snippets=tuple(gold.get("without") or ()),
                 page_type=_page_type(page_type),
                 domain=meta.get("domain") or domain_of(url),
+                url=url,
+            )
+        )
+    return pages
+
+
+def load_dragnet(root: Path) -> list[Page]:
+    """Dragnet 2012: one JSON per page with the gold at its top level; every page an article."""
+    pages = []
+    for gold_path in sorted((root / "ground-truth").glob("*.json")):
+        html_path = _existing(root / "html", gold_path.stem)
+        if html_path is None:
+            raise CorpusError(f"{gold_path} has no HTML beside it in {root / 'html'}")
+        record = json.loads(gold_path.read_text(encoding="utf-8"))
+        url = record.get("url") or ""
+        pages.append(
+            Page(
+                id=gold_path.stem,
+                html_path=html_path,
+                main_content=record.get("main_content") or "",
+                page_type=_page_type(record.get("page_type") or ARTICLE_TYPE),
+                domain=domain_of(url),
                 url=url,
             )
         )

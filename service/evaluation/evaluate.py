@@ -16,6 +16,7 @@ from functools import cached_property
 
 import numpy as np
 
+from service.evaluation.anatomy import PageAnatomy
 from service.evaluation.datasets import Page
 from service.evaluation.labels import LabelCache, align_blocks, labels_for
 from service.evaluation.metrics import PageScore, Summary, score_page, summarize, summarize_by_type
@@ -51,9 +52,9 @@ def backend_system(extractor: Extractor, name: str) -> System:
     return System(name, BACKEND, run)
 
 
-def peer_system(name: str) -> System:
+def peer_system(name: str, *, comments: bool = True) -> System:
     """A peer; :class:`~service.evaluation.peers.PeerUnavailable` if it is not installed."""
-    extract = get_peer(name)
+    extract = get_peer(name, comments=comments)
     return System(name, PEER, lambda html: (extract(html), None))
 
 
@@ -113,6 +114,7 @@ def evaluate(
             html = page.html()
             document = parse_html(html) if blocks else None
             gold_blocks = labels_for(page, document, cache=cache) if document is not None else None
+            anatomy = PageAnatomy(document) if document is not None else None
             for system in systems:
                 result = results[system.name]
                 started = time.perf_counter()
@@ -136,6 +138,7 @@ def evaluate(
                         without_snippets=page.without_snippets,
                         predicted_blocks=predicted if document is not None else None,
                         gold_blocks=gold_blocks,
+                        kept=anatomy.kept(predicted) if anatomy is not None and predicted is not None else None,
                     )
                 )
             bar.advance()

@@ -176,6 +176,31 @@ class Confusion:
         return PRF.from_counts(self.tn, self.tn + self.fn, self.tn + self.fp)
 
 
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """Kept tokens by kind and cut paragraphs of one page, or pooled over pages (see ``evaluation.anatomy``)."""
+
+    tokens: int = 0
+    link_tokens: int = 0
+    hidden_tokens: int = 0
+    cut_paragraphs: int = 0
+    pages_with_cuts: int = 0
+
+    def __add__(self, other: Kept) -> Kept:
+        return Kept(*(a + b for a, b in zip(self.astuple(), other.astuple(), strict=True)))
+
+    def astuple(self) -> tuple[int, ...]:
+        return (self.tokens, self.link_tokens, self.hidden_tokens, self.cut_paragraphs, self.pages_with_cuts)
+
+    @property
+    def link_share(self) -> float | None:
+        return self.link_tokens / self.tokens if self.tokens else None
+
+    @property
+    def hidden_share(self) -> float | None:
+        return self.hidden_tokens / self.tokens if self.tokens else None
+
+
 # -- one page, and many ------------------------------------------------------------
 
 
@@ -192,6 +217,7 @@ class PageScore:
     with_found: float | None
     without_kept: float | None
     blocks: Confusion | None
+    kept: Kept | None = None  # what the kept text is made of, where the page was parsed
 
 
 def score_page(
@@ -204,6 +230,7 @@ def score_page(
     without_snippets: Sequence[str] = (),
     predicted_blocks: np.ndarray | None = None,
     gold_blocks: np.ndarray | None = None,
+    kept: Kept | None = None,
 ) -> PageScore:
     """All metrics of one extraction against one page's gold."""
     mine, theirs = word_tokens(predicted), word_tokens(gold)
@@ -221,6 +248,7 @@ def score_page(
         with_found=snippet_share(with_snippets, mine),
         without_kept=snippet_share(without_snippets, mine),
         blocks=blocks,
+        kept=kept,
     )
 
 
@@ -236,6 +264,7 @@ class Summary:
     with_found: float | None
     without_kept: float | None
     blocks: Confusion | None
+    kept: Kept | None = None
 
     def as_dict(self) -> dict[str, object]:
         """Flat, JSON-ready."""
@@ -254,6 +283,13 @@ class Summary:
                 "block_negative_recall": neg.recall,
                 "block_negative_f1": neg.f1,
             }
+        if self.kept is not None:
+            out |= {
+                "cut_paragraphs": self.kept.cut_paragraphs,
+                "pages_with_cut_paragraphs": self.kept.pages_with_cuts,
+                "kept_link_share": self.kept.link_share,
+                "kept_hidden_share": self.kept.hidden_share,
+            }
         return out
 
 
@@ -263,6 +299,7 @@ def summarize(scores: Sequence[PageScore]) -> Summary:
     with_found = [s.with_found for s in scores if s.with_found is not None]
     without_kept = [s.without_kept for s in scores if s.without_kept is not None]
     confusions = [s.blocks for s in scored if s.blocks is not None]
+    kept = [s.kept for s in scores if s.kept is not None]
     return Summary(
         pages=len(scored),
         word=PRF.mean([s.word for s in scored if s.word]),
@@ -272,6 +309,7 @@ def summarize(scores: Sequence[PageScore]) -> Summary:
         with_found=float(np.mean(with_found)) if with_found else None,
         without_kept=float(np.mean(without_kept)) if without_kept else None,
         blocks=sum(confusions, Confusion()) if confusions else None,
+        kept=sum(kept, Kept()) if kept else None,
     )
 
 

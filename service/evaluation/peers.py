@@ -5,7 +5,9 @@ for (they are the ``eval`` extra, not serving dependencies). Every peer
 gets the same ``str``: the page decoded the way our parser decodes it, so
 encoding guesses are not what is compared. The time to decode counts
 towards each peer's ms/doc, as our parse counts towards ours. Defaults
-are each package's own; justext gets the English stop list (it needs one).
+are each package's own; justext gets the English stop list (it needs one),
+and trafilatura leaves comments out where the corpus's gold does
+(``comments=False``), since that is its own switch for it.
 """
 
 from __future__ import annotations
@@ -30,13 +32,13 @@ def _decoded(html: bytes) -> str:
     return to_utf8(html)[0].decode("utf-8", "replace")
 
 
-def _trafilatura() -> PeerExtract:
+def _trafilatura(comments: bool) -> PeerExtract:
     import trafilatura  # noqa: PLC0415 - optional, imported when chosen
 
-    return lambda html: trafilatura.extract(_decoded(html)) or ""
+    return lambda html: trafilatura.extract(_decoded(html), include_comments=comments) or ""
 
 
-def _readability() -> PeerExtract:
+def _readability(comments: bool) -> PeerExtract:
     from readability import Document as Readable  # noqa: PLC0415
 
     from service.output.render import render_text  # noqa: PLC0415 - only this peer needs HTML-to-text
@@ -49,7 +51,7 @@ def _readability() -> PeerExtract:
     return extract
 
 
-def _justext() -> PeerExtract:
+def _justext(comments: bool) -> PeerExtract:
     import justext  # noqa: PLC0415
 
     stoplist = justext.get_stoplist(JUSTEXT_STOPLIST)
@@ -61,13 +63,13 @@ def _justext() -> PeerExtract:
     return extract
 
 
-def _resiliparse() -> PeerExtract:
+def _resiliparse(comments: bool) -> PeerExtract:
     from resiliparse.extract.html2text import extract_plain_text  # noqa: PLC0415
 
     return lambda html: extract_plain_text(_decoded(html), main_content=True)
 
 
-def _boilerpy3() -> PeerExtract:
+def _boilerpy3(comments: bool) -> PeerExtract:
     from boilerpy3 import extractors  # noqa: PLC0415
 
     logging.getLogger("boilerpy3").setLevel(logging.ERROR)  # it warns about every nested <a> it repairs
@@ -76,7 +78,7 @@ def _boilerpy3() -> PeerExtract:
 
 
 # name -> (the package that provides it, its adapter factory)
-_PEERS: dict[str, tuple[str, Callable[[], PeerExtract]]] = {
+_PEERS: dict[str, tuple[str, Callable[[bool], PeerExtract]]] = {
     "trafilatura": ("trafilatura", _trafilatura),
     "readability": ("readability-lxml", _readability),
     "justext": ("justext", _justext),
@@ -86,13 +88,16 @@ _PEERS: dict[str, tuple[str, Callable[[], PeerExtract]]] = {
 PEER_NAMES = tuple(_PEERS)
 
 
-def get_peer(name: str) -> PeerExtract:
-    """The ``bytes -> text`` function of one peer; :class:`PeerUnavailable` if it can't be had."""
+def get_peer(name: str, *, comments: bool = True) -> PeerExtract:
+    """The ``bytes -> text`` function of one peer; :class:`PeerUnavailable` if it can't be had.
+
+    ``comments`` is whether reader comments count as content, for the peers that have a switch for it.
+    """
     if name not in _PEERS:
         raise PeerUnavailable(f"unknown peer {name!r}; known peers: {', '.join(PEER_NAMES)}")
     package, factory = _PEERS[name]
     try:
-        return factory()
+        return factory(comments)
     except ImportError as error:
         raise PeerUnavailable(
             f"peer {name!r} needs the package {package!r} ({error}); "

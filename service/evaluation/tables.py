@@ -52,6 +52,21 @@ def by_page_type(results: Mapping[str, SystemResult]) -> str:
     return "\n".join(lines)
 
 
+def kept_table(results: Mapping[str, SystemResult]) -> str:
+    """What each system's kept text is made of: cut paragraphs, link text, hidden text."""
+    header = f"{'system':<14}{'cut paragraphs':>16}{'pages with cuts':>17}{'link text':>11}{'hidden':>9}"
+    lines = [header, "-" * len(header)]
+    for result in results.values():
+        kept = result.summary.kept
+        if kept is None:
+            continue
+        lines.append(
+            f"{result.name:<14}{kept.cut_paragraphs:>16}{kept.pages_with_cuts:>17}"
+            f"{_number(kept.link_share, 11)}{_number(kept.hidden_share, 9)}"
+        )
+    return "\n".join(lines)
+
+
 def block_table(results: Mapping[str, SystemResult]) -> str:
     """Block-level P/R/F1 for both classes, laid out like BoilerNet's Tables 1-2."""
     header = f"{'':<14}{'Negative class':^24}{'Positive class':^24}"

@@ -1,0 +1,40 @@
+"""Hidden subtrees: text a browser would not show, as a block feature (not a hard skip).
+
+Pages hide schema.org blocks, duplicate dates and publisher names in ``display:none``
+containers, and some keep real content in hidden tabs; so the models get the fact and
+learn what it means, and ``eval`` reports how much kept text was hidden. An element is
+hidden by an inline ``display:none`` or ``visibility:hidden``, the ``hidden``
+attribute, or ``aria-hidden="true"``, and so is everything under it.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from service.parsing.document import Document
+
+_HIDING_STYLE = re.compile(
+    r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)", re.I
+)
+
+
+def hiding_elements(document: Document) -> np.ndarray:
+    """Whether each element hides itself (bool per element), its descendants not included."""
+    hides = np.zeros(len(document.elem_tag), dtype=bool)
+    for elem in document.elem_attribute("hidden"):
+        hides[elem] = True
+    for elem, value in document.elem_attribute("aria-hidden").items():
+        hides[elem] |= value.strip().lower() == "true"
+    for elem, style in document.elem_attribute("style").items():
+        hides[elem] |= _HIDING_STYLE.search(style) is not None
+    return hides
+
+
+def hidden_blocks(document: Document) -> np.ndarray:
+    """Whether each block sits in a hidden subtree (bool per block)."""
+    if len(document) == 0:
+        return np.zeros(0, dtype=bool)
+    hidden_elems = document.nearest_marked(hiding_elements(document)) >= 0
+    return hidden_elems[document.block_elem]
