@@ -5,11 +5,9 @@ from __future__ import annotations
 import codecs
 
 import pytest
+from conftest import EXOTIC_CODECS
 
 from service.parsing.decode import browser_codec, to_utf8
-
-# Python codecs that are no text encodings, or that cannot decode: none is a WHATWG label.
-EXOTIC_CODECS = ("rot13", "zlib_codec", "bz2_codec", "base64", "hex", "uu_codec", "quopri_codec", "idna", "undefined")
 
 
 def text(data: bytes, charset: str | None = None) -> str:

@@ -7,7 +7,7 @@ from ipaddress import IPv4Address, IPv6Address, ip_network
 
 import httpx
 import pytest
-from conftest import NON_PUBLIC_LITERAL_URLS, LiveServer, Upstream
+from conftest import DECLARED_TEXT, EXOTIC_CODECS, NON_PUBLIC_LITERAL_URLS, LiveServer, Upstream
 
 from service.backends.registry import default_registry
 from service.fetching.addresses import IPAddress
@@ -131,6 +131,22 @@ def test_the_charset_comes_from_the_upstream_header(allowlisted: httpx.Client, u
 def test_include_source_returns_the_decoded_page(allowlisted: httpx.Client, upstream: Upstream) -> None:
     response = allowlisted.get("/extract", params={"url": upstream.url("/greek"), "include_source": True})
     assert "Ελληνικά" in response.json()["source_html"]
+
+
+@pytest.mark.parametrize("label", EXOTIC_CODECS)
+def test_a_python_codec_name_as_the_upstream_charset_is_an_unknown_label(
+    allowlisted: httpx.Client, upstream: Upstream, label: str
+) -> None:
+    url = upstream.url(f"/charset?header={label}&meta={label}")
+    response = allowlisted.get("/extract", params={"url": url, "include_source": True})
+    assert response.status_code == 200, response.text
+    assert response.json()["text"] == DECLARED_TEXT
+    assert DECLARED_TEXT in response.json()["source_html"]
+
+
+def test_the_upstream_header_charset_wins_over_meta(allowlisted: httpx.Client, upstream: Upstream) -> None:
+    url = upstream.url("/charset?header=utf-8&meta=windows-1252")
+    assert allowlisted.get("/extract", params={"url": url}).json()["text"] == DECLARED_TEXT
 
 
 @pytest.mark.parametrize(

@@ -5,13 +5,14 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from service.api.body import Page, check_html, parse_json, read_body
+from service.api.body import Page, parse_json, read_body
 from service.api.deps import API_KEY, State, label_backend
 from service.api.errors import TooManyDocuments, UnsupportedMediaType
 from service.api.extraction import Job, run_extractions
 from service.api.responses import as_json, to_response
 from service.api.schemas import EXAMPLE_HTML, BatchRequest, BatchResponse, error_responses, request_body
 from service.fetching.fetcher import media_type
+from service.parsing.page_check import check_page
 
 router = APIRouter(tags=["extraction"], dependencies=API_KEY)
 
@@ -36,6 +37,6 @@ async def extract_batch(request: Request, state: State) -> Response:
         raise TooManyDocuments(f"{len(batch.documents)} documents; at most {limit} per batch")
     pages = [Page(document.html, None, document.url) for document in batch.documents]
     for page in pages:
-        check_html(page)
+        check_page(page.html, page.charset)
     extractions = await run_extractions(state, [Job(page, batch.backend, batch.format) for page in pages])
     return as_json(BatchResponse(results=[to_response(e, batch.include_blocks) for e in extractions]))
