@@ -31,3 +31,11 @@ class UnknownFormat(ExtractionError):
 
 class DuplicateBackend(ExtractionError):
     """A second backend registered under a name already taken."""
+
+
+class EmptyPage(ExtractionError):
+    """A page with nothing in it but white space: there is nothing to extract."""
+
+
+class NotHtml(ExtractionError):
+    """A page that is mostly control bytes: an image, an archive, random data."""

@@ -13,7 +13,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from ipaddress import IPv4Address
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote
+from urllib.parse import parse_qsl, unquote
 
 import httpx
 import numpy as np
@@ -73,6 +73,16 @@ NON_PUBLIC_LITERAL_URLS = [
     "http://[ff02::1]/",
     "http://255.255.255.255/",
 ]
+
+# Python codecs that are no text encodings, or cannot decode: none is a WHATWG encoding label, so a page
+# naming one as its charset (Content-Type, <meta>, --charset) is read as if it named none.
+EXOTIC_CODECS = ("rot13", "zlib_codec", "bz2_codec", "base64", "hex", "uu_codec", "quopri_codec", "idna", "undefined")
+DECLARED_TEXT = "Crème brûlée, ①, is a dessert of rich custard under a layer of hard caramel, served cool."
+
+
+def page_declaring(label: str) -> str:
+    """A page whose <meta> names ``label`` as its charset; sent as UTF-8, its text reads :data:`DECLARED_TEXT`."""
+    return f'<html><head><meta charset="{label}"></head><body><p>{DECLARED_TEXT}</p></body></html>'
 
 
 class LiveServer:
@@ -268,6 +278,10 @@ class Upstream:
         elif path == "/greek":
             body = "<html><body><p>Ελληνικά κείμενα εδώ, αρκετά μεγάλα.</p></body></html>".encode("iso-8859-7")
             self._send(handler, 200, body, "text/html; charset=iso-8859-7")
+        elif path == "/charset":  # ?header=NAME&meta=NAME: a UTF-8 page that names them in its header and <meta>
+            labels = dict(parse_qsl(query))
+            body = page_declaring(labels["meta"]).encode()
+            self._send(handler, 200, body, f"text/html; charset={labels['header']}")
         elif path.startswith("/hops/"):
             left = int(path.removeprefix("/hops/"))
             self._redirect(handler, f"/hops/{left - 1}" if left > 1 else "/page")

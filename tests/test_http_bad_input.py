@@ -9,7 +9,7 @@ import socket
 
 import httpx
 import pytest
-from conftest import ARTICLE, LiveServer
+from conftest import ARTICLE, DECLARED_TEXT, EXOTIC_CODECS, LiveServer, page_declaring
 
 from service.backends.registry import default_registry
 from service.settings import Settings
@@ -68,6 +68,14 @@ def test_utf16_with_a_bom_is_html_not_binary(client: httpx.Client) -> None:
     assert "real content that a reader came for" in response.json()["text"]
 
 
+@pytest.mark.parametrize("label", ["utf-16", "UTF-16LE", "unicode", "ucs-2", "csunicode"])
+def test_utf16_declared_with_any_whatwg_label_is_html_not_binary(client: httpx.Client, label: str) -> None:
+    body = ARTICLE.encode("utf-16-le")
+    response = client.post("/extract", content=body, headers={"Content-Type": f"text/html; charset={label}"})
+    assert response.status_code == 200, response.text
+    assert "real content that a reader came for" in response.json()["text"]
+
+
 @pytest.mark.parametrize(
     ("body", "content_type"),
     [
@@ -81,6 +89,63 @@ def test_wrong_or_unknown_charsets_still_extract(client: httpx.Client, body: byt
     """A wrong declaration garbles the text (U+FFFD, mojibake); it is never an error."""
     response = client.post("/extract", content=body, headers={"Content-Type": content_type})
     assert response.status_code == 200, response.text
+
+
+@pytest.mark.parametrize("label", EXOTIC_CODECS)
+def test_a_python_codec_name_as_a_charset_is_an_unknown_label(client: httpx.Client, label: str) -> None:
+    """Header and <meta> alike: the page reads as if it named no charset, never a 500."""
+    page = page_declaring(label)
+    named = {"Content-Type": f"text/html; charset={label}"}
+    one = {"backends": "boilerpipe"}
+    answers = {
+        "raw, header and meta": client.post("/extract", content=page.encode(), headers=named),
+        "raw, meta": client.post("/extract", content=page.encode(), headers=HTML),
+        "json, meta": client.post("/extract", json={"html": page}),
+        "compare raw, header and meta": client.post("/compare", params=one, content=page.encode(), headers=named),
+        "compare json, meta": client.post("/compare", json={"html": page, "backends": ["boilerpipe"]}),
+        "batch, meta": client.post("/extract/batch", json={"documents": [{"html": page}, {"html": ARTICLE}]}),
+    }
+    for door, response in answers.items():
+        assert response.status_code == 200, (door, response.text)
+        body = response.json()
+        first = body["results"][0] if "results" in body else body
+        assert first["text"] == DECLARED_TEXT, door
+
+
+@pytest.mark.parametrize(
+    ("label", "body", "expected"),
+    [
+        ("Shift_JIS", "<p>①～ 日本語</p>".encode("cp932"), "①～ 日本語"),
+        ("gb2312", "<p>體鎔堃</p>".encode("gbk"), "體鎔堃"),
+        ("euc-kr", "<p>똠방각하</p>".encode("cp949"), "똠방각하"),
+        ("iso-8859-1", b"<p>\x93quoted\x94</p>", "“quoted”"),
+    ],
+)
+def test_charset_labels_read_as_in_browsers(client: httpx.Client, label: str, body: bytes, expected: str) -> None:
+    assert block_texts(client, body, f"text/html; charset={label}") == [expected]
+
+
+def test_the_header_charset_wins_over_meta(client: httpx.Client) -> None:
+    page = '<meta charset="windows-1252"><p>Crème brûlée</p>'.encode()
+    assert block_texts(client, page, "text/html; charset=utf-8") == ["Crème brûlée"]
+    assert block_texts(client, page, "text/html") == ["CrÃ¨me brÃ»lÃ©e"]
+
+
+def block_texts(client: httpx.Client, body: bytes, content_type: str) -> list[str]:
+    response = client.post("/extract?include_blocks=true", content=body, headers={"Content-Type": content_type})
+    return [block["text"] for block in response.json()["blocks"]]
+
+
+@pytest.mark.parametrize("html", ["", "   ", " \n\t\r "])
+def test_an_empty_page_in_json_is_400_empty_body(client: httpx.Client, html: str) -> None:
+    """The same rule as a raw body: a page of white space is no page."""
+    answers = [client.post("/extract", json={"html": html}), client.post("/compare", json={"html": html})]
+    assert [(r.status_code, error_code(r)) for r in answers] == [(400, "empty_body")] * 2
+    batch = client.post("/extract/batch", json={"documents": [{"html": ARTICLE}, {"html": html}]})
+    assert batch.status_code == 200  # the empty document fails alone
+    first, second = batch.json()["results"]
+    assert "real content" in first["text"]
+    assert second["error"]["code"] == "empty_body"
 
 
 def _raw_post(port: int, head: str, body_part: bytes) -> bytes:

@@ -11,7 +11,7 @@ from urllib.parse import quote
 
 import httpx
 import pytest
-from conftest import LiveServer, MapResolver, Upstream
+from conftest import DECLARED_TEXT, EXOTIC_CODECS, LiveServer, MapResolver, Upstream
 
 from service.backends.registry import default_registry
 from service.settings import Settings
@@ -108,6 +108,22 @@ def test_a_redirect_to_an_invalid_url_is_a_502(allowlisted: httpx.Client, upstre
     assert response.status_code == 502, response.text
     assert error_code(response) == "upstream_error"
     assert "redirected to an invalid URL" in response.json()["error"]["message"]
+
+
+@pytest.mark.parametrize("label", EXOTIC_CODECS)
+def test_a_python_codec_name_as_the_upstream_charset_is_an_unknown_label(
+    allowlisted: httpx.Client, upstream: Upstream, label: str
+) -> None:
+    url = upstream.url(f"/charset?header={label}&meta={label}")
+    response = allowlisted.get("/extract", params={"url": url, "include_source": True})
+    assert response.status_code == 200, response.text
+    assert response.json()["text"] == DECLARED_TEXT
+    assert DECLARED_TEXT in response.json()["source_html"]
+
+
+def test_the_upstream_header_charset_wins_over_meta(allowlisted: httpx.Client, upstream: Upstream) -> None:
+    url = upstream.url("/charset?header=utf-8&meta=windows-1252")
+    assert allowlisted.get("/extract", params={"url": url}).json()["text"] == DECLARED_TEXT
 
 
 @pytest.mark.parametrize(

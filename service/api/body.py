@@ -1,4 +1,4 @@
-"""Reading a request body within a byte limit, and telling what page it carries, before any of it is parsed."""
+"""Reading a request body within a byte limit, and the page it carries (checked to be one) before it is parsed."""
 
 from __future__ import annotations
 
@@ -9,21 +9,14 @@ from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ValidationError
 
-from service.api.errors import BodyTooLarge, EmptyBody, InvalidJson, NotHtml, UnsupportedMediaType
+from service.api.errors import BodyTooLarge, InvalidJson, UnsupportedMediaType
 from service.api.schemas import PageInput, PageOptions
+from service.errors import EmptyPage
 from service.fetching.fetcher import media_type
+from service.parsing.page_check import check_page
 
 HTML_MEDIA_TYPES = frozenset({"text/html", "application/xhtml+xml", "text/plain"})
 JSON_MEDIA_TYPES = frozenset({"application/json"})
-
-# A body sent as HTML is refused as binary (422 not_html) when more than this
-# share of its first bytes are control characters other than white space and
-# ESC (ISO-2022 uses it). Text has next to none; compressed or random data has
-# about 11%; UTF-16 (declared, or with a BOM) is exempt: it is half NULs.
-BINARY_SAMPLE_BYTES = 4096
-MAX_CONTROL_SHARE = 0.05
-_CONTROL_BYTES = bytes(sorted(set(range(32)) - {9, 10, 12, 13, 27})) + b"\x7f"
-_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 Model = TypeVar("Model", bound=BaseModel)
 Options = TypeVar("Options", bound=PageOptions)
@@ -53,7 +46,7 @@ async def read_body(request: Request, max_bytes: int) -> bytes:
         chunks.append(chunk)
     body = b"".join(chunks)
     if not body.strip():
-        raise EmptyBody("the request has no page: send HTML as the body, or JSON with an 'html' field")
+        raise EmptyPage("the request has no page: send HTML as the body, or JSON with an 'html' field")
     return body
 
 
@@ -68,18 +61,6 @@ def parse_json(body: bytes, model: type[Model]) -> Model:
         raise RequestValidationError(errors) from error
 
 
-def check_html(page: Page) -> None:
-    """Refuse a page that is mostly control bytes (:data:`MAX_CONTROL_SHARE`), so garbage never reaches the parser."""
-    html, charset = page.html, (page.charset or "").lower()
-    if isinstance(html, bytes) and (html.startswith(_UTF16_BOMS) or charset.startswith("utf-16")):
-        return
-    sample = html[:BINARY_SAMPLE_BYTES]
-    data = sample.encode("utf-8", "replace") if isinstance(sample, str) else sample
-    controls = len(data) - len(data.translate(None, _CONTROL_BYTES))
-    if controls > MAX_CONTROL_SHARE * len(data):
-        raise NotHtml(f"the page looks binary: {controls} of its first {len(data)} bytes are control characters")
-
-
 async def read_page(
     request: Request, max_bytes: int, query: Options, json_model: type[Payload]
 ) -> tuple[Page, Options | Payload]:
@@ -92,9 +73,7 @@ async def read_page(
     body = await read_body(request, max_bytes)
     if media in JSON_MEDIA_TYPES:
         payload = parse_json(body, json_model)
-        page = Page(payload.html, None, payload.url)
-        check_html(page)
-        return page, payload
-    page = Page(body, charset, query.url)
-    check_html(page)
-    return page, query
+        check_page(payload.html)
+        return Page(payload.html, None, payload.url), payload
+    check_page(body, charset)
+    return Page(body, charset, query.url), query

@@ -15,7 +15,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from service.errors import ExtractionError, UnknownBackend, UnknownFormat
+from service.errors import EmptyPage, ExtractionError, NotHtml, UnknownBackend, UnknownFormat
 from service.fetching.errors import (
     InvalidUrl,
     TooManyRedirects,
@@ -34,10 +34,6 @@ class RequestError(ExtractionError):
     """A request the API cannot read (raised by the HTTP layer only)."""
 
 
-class EmptyBody(RequestError):
-    """No page in the request."""
-
-
 class BodyTooLarge(RequestError):
     """A body above the configured byte limit."""
 
@@ -54,10 +50,6 @@ class InvalidJson(RequestError):
     """A JSON body that does not parse."""
 
 
-class NotHtml(RequestError):
-    """A body sent as HTML that is mostly control bytes: an image, an archive, random data."""
-
-
 class Unauthorized(RequestError):
     """No API key, or one the service does not know."""
 
@@ -71,7 +63,7 @@ class NotReady(RequestError):
 ERROR_TABLE: dict[type[Exception], tuple[int, str]] = {
     UnknownBackend: (400, "unknown_backend"),
     UnknownFormat: (400, "unknown_format"),
-    EmptyBody: (400, "empty_body"),
+    EmptyPage: (400, "empty_body"),
     InvalidJson: (400, "invalid_json"),
     InvalidUrl: (400, "invalid_url"),
     Unauthorized: (401, "unauthorized"),

@@ -82,7 +82,7 @@ class FetchPolicy:
 @dataclass(frozen=True, slots=True)
 class FetchedPage:
     body: bytes
-    charset: str | None  # from the Content-Type header; the parser still prefers a BOM or <meta>
+    charset: str | None  # from the Content-Type header; wins over <meta>, as in browsers (a BOM wins over both)
     final_url: str  # after redirects
     status: int  # the upstream's HTTP status
 

@@ -7,7 +7,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from pydantic import ValidationError
 
-from service.api.body import Page, check_html, parse_json, read_body
+from service.api.body import Page, parse_json, read_body
 from service.api.deps import API_KEY, AppState, State, label_backend
 from service.api.errors import TooManyDocuments, UnsupportedMediaType, counted_error, error_fields
 from service.api.extraction import Job, run_jobs
@@ -26,6 +26,7 @@ from service.api.schemas import (
 )
 from service.errors import ExtractionError
 from service.fetching.fetcher import media_type
+from service.parsing.page_check import check_page
 from service.pipeline import Extraction
 
 router = APIRouter(tags=["extraction"], dependencies=API_KEY)
@@ -67,7 +68,7 @@ def _job(document: object, batch: BatchEnvelope) -> Job | Exception:
     try:
         given = PageInput.model_validate(document)
         page = Page(given.html, None, given.url)
-        check_html(page)
+        check_page(page.html, page.charset)
     except ValidationError as error:
         return RequestValidationError([{**e, "loc": ("document", *e["loc"])} for e in error.errors()])
     except ExtractionError as error:

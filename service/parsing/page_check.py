@@ -1,0 +1,42 @@
+"""Whether some bytes or text are a page at all, before any of it is parsed.
+
+One rule for every front door (a raw or JSON body, each batch document, the
+command line): nothing but white space is an :class:`EmptyPage`, mostly
+control bytes is :class:`NotHtml`. Anything else is a page, however broken:
+the parser never raises.
+"""
+
+from __future__ import annotations
+
+from service.errors import EmptyPage, NotHtml
+from service.parsing.decode import UTF16_CODECS, browser_codec, sniff_bom
+
+# A page is refused as binary when more than this share of its first bytes
+# are control characters other than white space and ESC (ISO-2022 uses it).
+# Text has next to none; compressed or random data has about 11%; UTF-16
+# (declared, or with a BOM) is exempt: it is half NULs.
+BINARY_SAMPLE_BYTES = 4096
+MAX_CONTROL_SHARE = 0.05
+_CONTROL_BYTES = bytes(sorted(set(range(32)) - {9, 10, 12, 13, 27})) + b"\x7f"
+
+# ASCII white space, the same for bytes and text, so a page is blank or not whichever way it came.
+_WHITESPACE = " \t\n\r\f\v"
+_WHITESPACE_BYTES = _WHITESPACE.encode("ascii")
+
+
+def check_page(html: str | bytes, charset: str | None = None) -> None:
+    """Raise :class:`EmptyPage` or :class:`NotHtml` for what is no page; ``charset`` is the one its sender declared."""
+    if not (html.strip(_WHITESPACE_BYTES) if isinstance(html, bytes) else html.strip(_WHITESPACE)):
+        raise EmptyPage("the page is empty or only white space")
+    if isinstance(html, bytes) and _is_utf16(html, charset):
+        return
+    sample = html[:BINARY_SAMPLE_BYTES]
+    data = sample.encode("utf-8", "replace") if isinstance(sample, str) else sample
+    controls = len(data) - len(data.translate(None, _CONTROL_BYTES))
+    if controls > MAX_CONTROL_SHARE * len(data):
+        raise NotHtml(f"the page looks binary: {controls} of its first {len(data)} bytes are control characters")
+
+
+def _is_utf16(data: bytes, charset: str | None) -> bool:
+    bom = sniff_bom(data)
+    return (bom[0] if bom is not None else browser_codec(charset)) in UTF16_CODECS
