@@ -134,9 +134,14 @@ def client(live_server: LiveServer) -> Iterator[httpx.Client]:
         yield http
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """One headless Chromium for the browser tests, which import tests/browser.py (it skips them without one)."""
+    """One headless Chromium per browser test module (they import tests/browser.py, which skips them without one).
+
+    Module scope, not session: Playwright's sync API runs an event loop on the main thread while it is
+    open, and every later test that calls asyncio.run would fail with "cannot be called from a running
+    event loop".
+    """
     from browser import launch_chromium  # noqa: PLC0415 -- playwright is imported by the browser tests only
 
     with launch_chromium() as chromium:
