@@ -8,14 +8,43 @@
 
 ARG PYTHON_IMAGE=python:3.11-slim-bookworm
 ARG CUDA_IMAGE=nvidia/cuda:12.6.3-cudnn-runtime-ubuntu24.04
+# The compiled block walk is built against the selectolax that pyproject.toml pins (checked by a test).
+ARG SELECTOLAX_VERSION=1.0.2
+ARG BUILD_TOOLS="cython==3.3.1 setuptools==84.2.1 wheel==0.48.0"
 
-# --- wheel: the project as a wheel, built once for both targets -----------------------------------
+# --- wheel: the project as a wheel with the compiled block walk, for the cpu target's Python -------
+# A builder stage: the C compiler and Cython stay here. setup.py reads Lexbor's headers from
+# selectolax's source distribution (pip download); EXTRACT_BUILD_WALK=1 builds the extension.
 FROM ${PYTHON_IMAGE} AS wheel
-ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+ARG SELECTOLAX_VERSION
+ARG BUILD_TOOLS
+ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1 EXTRACT_BUILD_WALK=1
+# hadolint ignore=DL3008
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && rm -rf /var/lib/apt/lists/*
+# hadolint ignore=SC2086
+RUN python -m venv /opt/build && /opt/build/bin/pip install ${BUILD_TOOLS} "selectolax==${SELECTOLAX_VERSION}"
 WORKDIR /src
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md setup.py ./
 COPY service ./service
-RUN pip wheel --no-deps --wheel-dir /wheels .
+RUN /opt/build/bin/pip wheel --no-build-isolation --no-deps --wheel-dir /wheels .
+
+# --- gpu-wheel: the same for the gpu target's Python (the CUDA image's python3) --------------------
+FROM ${CUDA_IMAGE} AS gpu-wheel
+ARG SELECTOLAX_VERSION
+ARG BUILD_TOOLS
+ENV DEBIAN_FRONTEND=noninteractive PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1 EXTRACT_BUILD_WALK=1
+# hadolint ignore=DL3008
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends python3 python3-venv python3-dev gcc libc6-dev \
+    && rm -rf /var/lib/apt/lists/*
+# hadolint ignore=SC2086
+RUN python3 -m venv /opt/build && /opt/build/bin/pip install ${BUILD_TOOLS} "selectolax==${SELECTOLAX_VERSION}"
+WORKDIR /src
+COPY pyproject.toml README.md setup.py ./
+COPY service ./service
+RUN /opt/build/bin/pip wheel --no-build-isolation --no-deps --wheel-dir /wheels .
 
 # --- cpu-venv: the serving dependencies in a virtual environment (no compiler in the final image) -
 FROM ${PYTHON_IMAGE} AS cpu-venv
@@ -56,7 +85,7 @@ RUN apt-get update \
     && apt-get install -y --no-install-recommends python3 python3-venv ca-certificates \
     && rm -rf /var/lib/apt/lists/*
 RUN python3 -m venv /opt/venv
-COPY --from=wheel /wheels /wheels
+COPY --from=gpu-wheel /wheels /wheels
 # `.[gpu]` brings onnxruntime-gpu beside the core onnxruntime; both own the `onnxruntime` package,
 # so the CPU one is removed and the GPU one reinstalled over it. The build fails unless ONNX Runtime
 # then offers CUDA (the service also refuses to start if a session silently falls back to CPU).

@@ -6,8 +6,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 SERVE_STAMP := $(VENV)/.installed-serve
 TEST_STAMP := $(VENV)/.installed-test
+WALK_STAMP := $(VENV)/.built-walk
 
-.PHONY: install serve test test-train lint deploy-check k8s-render k8s-rules crd-schemas clean
+.PHONY: install serve test test-train lint build-ext optional-build-ext deploy-check k8s-render k8s-rules crd-schemas clean
 
 install: $(TEST_STAMP)
 
@@ -25,12 +26,29 @@ $(TEST_STAMP): $(SERVE_STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,eval]'
 	touch $@
 
-serve: $(SERVE_STAMP)
+serve: $(SERVE_STAMP) optional-build-ext
 	$(BIN)/python -m service serve
 
 # Lint first: a change that breaks ruff or mypy fails CI like a failing test.
-test: install lint
+test: install lint optional-build-ext
 	$(BIN)/python -m pytest -q
+
+# The compiled block walk (service/parsing/_walk.pyx, built in place by setup.py): Cython from the `walk`
+# extra, Lexbor's headers from selectolax's source distribution of the pinned version (downloaded once
+# into build/). The service uses it when it is there and falls back to the Python walk when it is not.
+$(WALK_STAMP): $(SERVE_STAMP) service/parsing/_walk.pyx setup.py
+	$(BIN)/python -m pip install --quiet -e '.[walk]'
+	EXTRACT_BUILD_WALK=1 $(BIN)/python setup.py --quiet build_ext --inplace
+	touch $@
+
+build-ext: $(WALK_STAMP)
+
+# `make serve` and `make test` build it where a C compiler is, and go on with the Python walk (warning)
+# where there is none or the build fails, so a fresh machine without a compiler still serves.
+optional-build-ext: $(SERVE_STAMP)
+	@if command -v cc >/dev/null 2>&1; then \
+		$(MAKE) --no-print-directory build-ext || echo "warning: the compiled walk did not build; the Python walk serves" >&2; \
+	else echo "note: no C compiler: the Python walk serves (make build-ext builds the compiled one)" >&2; fi
 
 lint: install
 	$(BIN)/ruff check service tests
@@ -63,4 +81,5 @@ crd-schemas:
 	cd deploy/crd-schemas && npm ci --no-audit --no-fund --loglevel=error
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache deploy/crd-schemas/node_modules
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache deploy/crd-schemas/node_modules build
+	rm -f service/parsing/_walk.c service/parsing/_walk.*.so

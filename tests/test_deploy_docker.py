@@ -235,3 +235,17 @@ def test_the_healthcheck_passes_on_a_live_server_and_fails_without_one(
         assert subprocess.run(argv, env=env, timeout=10, check=False, capture_output=True).returncode == 0
     env = {**os.environ, "EXTRACT_PORT": str(free_port())}
     assert subprocess.run(argv, env=env, timeout=10, check=False, capture_output=True).returncode != 0
+
+
+def test_the_compiled_walk_is_built_in_builder_stages_against_the_pinned_selectolax(
+    dockerfile: tuple[dict[str, str], dict[str, Stage]],
+) -> None:
+    args, stages = dockerfile
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    pins = [r.split(";")[0].split("#")[0].strip() for r in project["dependencies"] if r.startswith("selectolax")]
+    assert pins == [f"selectolax=={args['SELECTOLAX_VERSION']}"]
+    for builder, target in (("wheel", "cpu"), ("gpu-wheel", "gpu")):
+        assert stages[builder].env()["EXTRACT_BUILD_WALK"] == "1"
+        assert any("gcc" in run for run in stages[builder].all("RUN"))
+        assert not any("gcc" in run for run in stages[target].all("RUN"))  # no compiler in what ships
+    assert "--from=gpu-wheel /wheels /wheels" in stages["gpu"].all("COPY")

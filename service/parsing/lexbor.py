@@ -3,18 +3,24 @@
 The only module that imports selectolax (Lexbor backend, an HTML5
 conformant parser, so the tree matches what a browser builds). The walk is
 iterative, so no page is too deep for Python's stack, and it records
-exactly the columns the rest of the pipeline reads.
+exactly the columns the rest of the pipeline reads. Its compiled twin
+(``_walk.pyx``, ``make build-ext``) records the same columns at several
+times the speed; where it is not built, or was built against another
+selectolax, the Python walk serves.
 """
 
 from __future__ import annotations
 
+import logging
 import re
-from collections.abc import Sequence
-from functools import cached_property
+from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
+import selectolax
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
+from service.parsing.attributes import TreeAttributes
 from service.parsing.decode import to_utf8
 from service.parsing.document import BLOCK_LEVEL_TAGS, Document
 from service.parsing.nesting import flatten_deep_nesting
@@ -33,8 +39,6 @@ PREFORMATTED_TAGS = frozenset({"pre", "textarea", "listing", "plaintext", "xmp"}
 # too); their text is attached to the deepest recorded ancestor.
 MAX_DEPTH = 512
 
-# Attribute and tag names :meth:`_TreeAttributes.named` can put in a CSS selector as they are.
-_ATTRIBUTE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 _DOCTYPE = re.compile(rb"\s*<!doctype\s+([^>]*)>", re.IGNORECASE)
 
 # A block's flags, one byte: what the walk knows of it and of the elements it is in.
@@ -79,6 +83,70 @@ _TAG_EFFECTS: dict[int, int] = {
 }
 
 
+class Columns(NamedTuple):
+    """What a walk records: the element and block tables of :class:`Document`, and each element's node address."""
+
+    elem_tag: list[str]
+    elem_parent: np.ndarray  # int32
+    elem_nth: np.ndarray  # int32
+    elem_path: np.ndarray  # int32
+    elem_address: np.ndarray  # int64, the Lexbor node of each element
+    path_parent: list[int]
+    path_tag: list[str]
+    texts: list[str]
+    block_elem: np.ndarray  # int32
+    block_child: np.ndarray  # int32, -1 where flattened
+    block_paragraph: np.ndarray  # int32
+    block_flags: np.ndarray  # uint8, _SPACE_BEFORE | _BREAK_BEFORE | _IN_PRE | _IN_LINK | _FLATTENED
+
+
+Walk = Callable[[LexborNode], Columns]
+
+
+def python_walk(root: LexborNode) -> Columns:
+    """The walk in Python: the reference, and what serves where the compiled one is not built."""
+    builder = _Builder()
+    builder.walk(root)
+    return builder.columns()
+
+
+def _load_compiled_walk() -> Walk | None:
+    """The compiled walk, configured with this module's tables; None where it is not built for this selectolax."""
+    try:
+        from service.parsing import _walk  # noqa: PLC0415 - optional: built by `make build-ext`
+    except (ImportError, ValueError):  # not built; or Cython's check that selectolax's types still fit failed
+        return None
+    if selectolax.__version__ != _walk.SELECTOLAX_VERSION:
+        logging.getLogger(__name__).warning(
+            "compiled walk built against selectolax %s, not %s: using the Python walk (run `make build-ext`)",
+            _walk.SELECTOLAX_VERSION,
+            selectolax.__version__,
+        )
+        return None
+    _walk.configure(
+        text_id=_TEXT_ID,
+        br_id=_BR_ID,
+        skipped=_SKIPPED_IDS,
+        not_elements=_NOT_ELEMENT_IDS,
+        effects=_TAG_EFFECTS,
+        max_depth=MAX_DEPTH,
+        block_level=_BLOCK_LEVEL,
+        inherited=_INHERITED,
+        in_pre=_IN_PRE,
+        flattened=_FLATTENED,
+    )
+    walk = _walk.walk
+
+    def compiled_walk(root: LexborNode) -> Columns:
+        return Columns(*walk(root))
+
+    return compiled_walk
+
+
+compiled_walk = _load_compiled_walk()
+DEFAULT_WALK: Walk = compiled_walk or python_walk
+
+
 def _title(tree: LexborHTMLParser) -> str:
     for selector, attribute in (('meta[property="og:title"]', "content"), ("title", None), ("h1", None)):
         node = tree.css_first(selector)
@@ -91,17 +159,19 @@ def _title(tree: LexborHTMLParser) -> str:
     return ""
 
 
-def parse_html(html: str | bytes, *, charset: str | None = None) -> Document:
-    """Parse a page into its :class:`Document`. Never raises on bad input."""
+def parse_html(html: str | bytes, *, charset: str | None = None, walk: Walk | None = None) -> Document:
+    """Parse a page into its :class:`Document`. Never raises on bad input.
+
+    ``walk``: :data:`DEFAULT_WALK` (compiled where built) unless given; both give the same document.
+    """
     utf8, encoding = to_utf8(html, charset)
     doctype_match = _DOCTYPE.match(utf8, 0, 1024)
     tree = LexborHTMLParser(flatten_deep_nesting(utf8))
-    builder = _Builder()
     root = tree.root
-    if root is not None:
-        builder.walk(root)
-    return builder.document(
+    columns = (walk or DEFAULT_WALK)(root) if root is not None else _Builder().columns()
+    return _document(
         tree,
+        columns,
         title=_title(tree) if root is not None else "",
         lang=(root.attrs.get("lang") or "") if root is not None else "",
         doctype=doctype_match.group(1).decode("ascii", "replace").strip().lower() if doctype_match else "",
@@ -231,95 +301,52 @@ class _Builder:
                 children, elem, path, paragraph, context, child_index, elem_index = stack.pop()
                 depth -= 1
 
-    def document(
-        self, tree: LexborHTMLParser, *, title: str, lang: str, doctype: str, encoding: str, source_bytes: int
-    ) -> Document:
+    def columns(self) -> Columns:
         flags = np.fromiter(self.block_flags, dtype=np.uint8, count=len(self.block_flags))
         elem_path = _int32(self.elem_path)
-        return Document(
+        return Columns(
             elem_tag=np.array(self.path_tag, dtype=object)[elem_path].tolist(),
             elem_parent=_int32(self.elem_parent),
             elem_nth=_int32(self.elem_nth),
             elem_path=elem_path,
-            attributes=_TreeAttributes(tree, self.elem_address),
+            elem_address=np.fromiter(self.elem_address, dtype=np.int64, count=len(self.elem_address)),
             path_parent=self.path_parent,
             path_tag=self.path_tag,
             texts=self.texts,
             block_elem=_int32(self.block_elem),
             block_child=np.where(flags & _FLATTENED, -1, _int32(self.block_child)).astype(np.int32),
             block_paragraph=_int32(self.block_paragraph),
-            block_in_link=(flags & _IN_LINK) != 0,
-            block_in_pre=(flags & _IN_PRE) != 0,
-            block_space_before=(flags & _SPACE_BEFORE) != 0,
-            block_break_before=(flags & _BREAK_BEFORE) != 0,
-            title=title,
-            lang=lang,
-            doctype=doctype,
-            encoding=encoding,
-            source_bytes=source_bytes,
+            block_flags=flags,
         )
+
+
+def _document(
+    tree: LexborHTMLParser, columns: Columns, *, title: str, lang: str, doctype: str, encoding: str, source_bytes: int
+) -> Document:
+    flags = columns.block_flags
+    return Document(
+        elem_tag=columns.elem_tag,
+        elem_parent=columns.elem_parent,
+        elem_nth=columns.elem_nth,
+        elem_path=columns.elem_path,
+        attributes=TreeAttributes(tree, columns.elem_address, lists_repeat_matches=_LISTS_REPEAT_MATCHES),
+        path_parent=columns.path_parent,
+        path_tag=columns.path_tag,
+        texts=columns.texts,
+        block_elem=columns.block_elem,
+        block_child=columns.block_child,
+        block_paragraph=columns.block_paragraph,
+        block_in_link=(flags & _IN_LINK) != 0,
+        block_in_pre=(flags & _IN_PRE) != 0,
+        block_space_before=(flags & _SPACE_BEFORE) != 0,
+        block_break_before=(flags & _BREAK_BEFORE) != 0,
+        title=title,
+        lang=lang,
+        doctype=doctype,
+        encoding=encoding,
+        source_bytes=source_bytes,
+    )
 
 
 def _int32(column: list[int]) -> np.ndarray:
     return np.fromiter(column, dtype=np.int32, count=len(column))
-
-
-class _TreeAttributes:
-    """Attributes looked up in the tree the document keeps alive, mapped to element ids by node address.
-
-    Elements the walk did not record (skipped subtrees, beyond the depth cap) are passed over.
-    """
-
-    def __init__(self, tree: LexborHTMLParser, addresses: list[int]) -> None:
-        self._tree = tree
-        self._addresses = addresses
-
-    @cached_property
-    def _sorted_addresses(self) -> tuple[np.ndarray, np.ndarray]:
-        """The recorded elements' addresses, sorted, and the element id of each."""
-        addresses = np.fromiter(self._addresses, dtype=np.int64, count=len(self._addresses))
-        order = np.argsort(addresses, kind="stable")
-        return addresses[order], order
-
-    def _recorded(self, nodes: list[LexborNode]) -> tuple[np.ndarray, np.ndarray]:
-        """Element ids of the recorded ones among ``nodes``, and which of ``nodes`` those are."""
-        addresses = np.fromiter((node.mem_id for node in nodes), dtype=np.int64, count=len(nodes))
-        known, elems = self._sorted_addresses
-        if not known.size:
-            return elems[:0], np.zeros(len(nodes), dtype=bool)
-        at = np.minimum(np.searchsorted(known, addresses), known.size - 1)
-        recorded = known[at] == addresses
-        return elems[at[recorded]], recorded
-
-    def _select(self, name: str, tag: str) -> list[LexborNode]:
-        """The elements with attribute ``name`` (``tag`` elements only, if given), matched in C."""
-        root = self._tree.root
-        if root is None or not _ATTRIBUTE_NAME.fullmatch(name) or (tag and not _ATTRIBUTE_NAME.fullmatch(tag)):
-            return []
-        return list(root.css(f"{tag}[{name}]"))
-
-    def all(self) -> list[dict[str, str | None]]:
-        out: list[dict[str, str | None]] = [{} for _ in self._addresses]
-        root = self._tree.root
-        if root is not None:
-            nodes = list(root.traverse())
-            elems, recorded = self._recorded(nodes)
-            for elem, at in zip(elems.tolist(), np.flatnonzero(recorded).tolist(), strict=True):
-                out[elem] = nodes[at].attributes
-        return out
-
-    def named(self, name: str, tag: str = "") -> dict[int, str]:
-        nodes = self._select(name, tag)
-        elems, recorded = self._recorded(nodes)
-        values = [nodes[i].attrs.get(name) or "" for i in np.flatnonzero(recorded).tolist()]
-        return dict(zip(elems.tolist(), values, strict=True))
-
-    def counts(self, names: Sequence[str]) -> np.ndarray:
-        root = self._tree.root
-        names = [name for name in names if _ATTRIBUTE_NAME.fullmatch(name)]
-        if root is None or not names:
-            return np.zeros(len(self._addresses), dtype=np.int32)
-        # Lexbor reports an element once per selector of a list it matches, so one pass counts them all.
-        selectors = [",".join(f"[{name}]" for name in names)] if _LISTS_REPEAT_MATCHES else [f"[{n}]" for n in names]
-        found = np.concatenate([self._recorded(list(root.css(selector)))[0] for selector in selectors])
-        return np.bincount(found, minlength=len(self._addresses)).astype(np.int32)

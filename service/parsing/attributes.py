@@ -1,0 +1,83 @@
+"""Element attributes, read from the parsed tree only when asked for (most requests never need them).
+
+Part of the Lexbor backend (:mod:`service.parsing.lexbor` builds it); it calls
+the tree's own methods and imports nothing from selectolax at run time.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from selectolax.lexbor import LexborHTMLParser, LexborNode
+
+# Attribute and tag names :meth:`TreeAttributes.named` can put in a CSS selector as they are.
+_ATTRIBUTE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+
+
+class TreeAttributes:
+    """Attributes looked up in the tree the document keeps alive, mapped to element ids by node address.
+
+    Elements the walk did not record (skipped subtrees, beyond the depth cap) are passed over.
+    """
+
+    def __init__(self, tree: LexborHTMLParser, addresses: np.ndarray, *, lists_repeat_matches: bool) -> None:
+        self._tree = tree
+        self._addresses = addresses  # int64 by element id
+        self._lists_repeat_matches = lists_repeat_matches
+
+    @cached_property
+    def _sorted_addresses(self) -> tuple[np.ndarray, np.ndarray]:
+        """The recorded elements' addresses, sorted, and the element id of each."""
+        order = np.argsort(self._addresses, kind="stable")
+        return self._addresses[order], order
+
+    def _recorded(self, nodes: list[LexborNode]) -> tuple[np.ndarray, np.ndarray]:
+        """Element ids of the recorded ones among ``nodes``, and which of ``nodes`` those are."""
+        addresses = np.fromiter((node.mem_id for node in nodes), dtype=np.int64, count=len(nodes))
+        known, elems = self._sorted_addresses
+        if not known.size:
+            return elems[:0], np.zeros(len(nodes), dtype=bool)
+        at = np.minimum(np.searchsorted(known, addresses), known.size - 1)
+        recorded = known[at] == addresses
+        return elems[at[recorded]], recorded
+
+    def _select(self, name: str, tag: str) -> list[LexborNode]:
+        """The elements with attribute ``name`` (``tag`` elements only, if given), matched in C."""
+        root = self._tree.root
+        if root is None or not _ATTRIBUTE_NAME.fullmatch(name) or (tag and not _ATTRIBUTE_NAME.fullmatch(tag)):
+            return []
+        return list(root.css(f"{tag}[{name}]"))
+
+    def all(self) -> list[dict[str, str | None]]:
+        out: list[dict[str, str | None]] = [{} for _ in self._addresses]
+        root = self._tree.root
+        if root is not None:
+            nodes = list(root.traverse())
+            elems, recorded = self._recorded(nodes)
+            for elem, at in zip(elems.tolist(), np.flatnonzero(recorded).tolist(), strict=True):
+                out[elem] = nodes[at].attributes
+        return out
+
+    def named(self, name: str, tag: str = "") -> dict[int, str]:
+        nodes = self._select(name, tag)
+        elems, recorded = self._recorded(nodes)
+        values = [nodes[i].attrs.get(name) or "" for i in np.flatnonzero(recorded).tolist()]
+        return dict(zip(elems.tolist(), values, strict=True))
+
+    def counts(self, names: Sequence[str]) -> np.ndarray:
+        root = self._tree.root
+        names = [name for name in names if _ATTRIBUTE_NAME.fullmatch(name)]
+        if root is None or not names:
+            return np.zeros(len(self._addresses), dtype=np.int32)
+        # Lexbor reports an element once per selector of a list it matches, so one pass counts them all.
+        selectors = (
+            [",".join(f"[{name}]" for name in names)] if self._lists_repeat_matches else [f"[{n}]" for n in names]
+        )
+        found = np.concatenate([self._recorded(list(root.css(selector)))[0] for selector in selectors])
+        return np.bincount(found, minlength=len(self._addresses)).astype(np.int32)

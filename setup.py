@@ -1,0 +1,53 @@
+"""The optional compiled block walk (``service/parsing/_walk.pyx``); everything else is in pyproject.toml.
+
+Built only when ``EXTRACT_BUILD_WALK=1`` (``make build-ext``, the Docker builder stages), so a plain
+``pip install -e .`` on a machine without a compiler installs and serves with the pure-Python walk.
+The extension ``cimport``-s selectolax's shipped ``lexbor.pxd``; Lexbor's C headers that it names are
+not in selectolax's wheel, so they are read from selectolax's source distribution of the *installed*
+version (``pip download``, cached under ``build/``), and that version is compiled in: the service uses
+the extension only beside the same selectolax (``service/parsing/lexbor.py``).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+from setuptools import Extension, setup
+
+BUILD_WALK = os.environ.get("EXTRACT_BUILD_WALK") == "1"
+CACHE = Path(__file__).resolve().parent / "build" / "selectolax-sdist"
+
+
+def lexbor_headers(version: str) -> Path:
+    """Lexbor's source tree (its headers) from selectolax's sdist of ``version``, downloaded once."""
+    source = CACHE / f"selectolax-{version}" / "lexbor" / "source"
+    if source.is_dir():
+        return source
+    CACHE.mkdir(parents=True, exist_ok=True)
+    download = [sys.executable, "-m", "pip", "download", "--no-binary", ":all:", "--no-deps"]
+    subprocess.run([*download, f"selectolax=={version}", "--dest", str(CACHE)], check=True)
+    with tarfile.open(CACHE / f"selectolax-{version}.tar.gz") as archive:
+        prefix = f"selectolax-{version}/lexbor/source/"
+        members = [m for m in archive.getmembers() if m.name.startswith(prefix) and m.name.endswith(".h")]
+        archive.extractall(CACHE, members=members, filter="data")
+    return source
+
+
+def walk_extensions() -> list[Extension]:
+    from Cython.Build import cythonize  # noqa: PLC0415 - only needed when building the extension
+    from selectolax import __version__ as selectolax_version  # noqa: PLC0415
+
+    extension = Extension(
+        "service.parsing._walk",
+        ["service/parsing/_walk.pyx"],
+        include_dirs=[str(lexbor_headers(selectolax_version))],
+        define_macros=[("LEXBOR_STATIC", None), ("SELECTOLAX_VERSION", f'"{selectolax_version}"')],
+    )
+    return cythonize([extension], language_level=3, quiet=True)
+
+
+setup(ext_modules=walk_extensions() if BUILD_WALK else [])

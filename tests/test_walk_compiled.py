@@ -1,0 +1,158 @@
+"""The compiled block walk (``service/parsing/_walk.pyx``) against the Python walk: the same columns, bit for bit.
+
+Over every WCXB dev page (WCXB, Murrough Foley 2026) when the data is there, and over a corpus of
+malformed pages generated here. The compiled walk is optional (``make build-ext``): without it these
+tests skip, and the fallback test checks that the Python walk then serves.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+from selectolax.lexbor import LexborHTMLParser
+
+from service.backends.coherence import whole_paragraphs
+from service.commands.bench import load_pages
+from service.output.render import render_html, render_markdown, render_text
+from service.parsing import lexbor
+from service.parsing.decode import to_utf8
+from service.parsing.lexbor import Columns, Walk, parse_html, python_walk
+from service.pipeline import default_extractor
+
+compiled = pytest.mark.skipif(lexbor.compiled_walk is None, reason="compiled walk not built (make build-ext)")
+
+FUZZ_PAGES = 400
+FUZZ_SEED = 20261125
+
+# Pieces malformed pages are made of: unclosed and stray tags, what the walk treats specially
+# (pre, a, br, skipped subtrees, comments, doctypes, custom elements), white space of every kind
+# Python knows (and some it does not), control characters, entities, and bytes that are no UTF-8.
+_TAGS = ["div", "p", "span", "b", "a href=x", "pre", "textarea", "li", "td", "table", "tr", "h1", "x-card", "my-el"]
+_SKIPPED = ["script", "style", "template", "svg", "math", "iframe", "select", "noscript", "head", "title"]
+_TEXTS = [
+    "word", "two  words", " lead", "trail ", "\tTab\t", "line\nbreak", "\r\ncrlf\r\n", "\x0bvt\x0c", "\x1cfs\x1f",
+    "\xa0nbsp\xa0", "\u3000ideo\u3000", "\u2028sep", "\x85nel", "caf\xe9", "\u200bzw", "\x00nul", "\x7fdel",
+    "&amp;&lt;&nbsp;&#0;&#x110000;", "   ", "\n\n", "\xa0", "\u2009", "a\x01b", "<![CDATA[x]]>", "&", "<",
+]  # fmt: skip
+_RAW = [b"\xff\xfe", b"\xc3", b"\xe2\x82", b"\xf0\x9f\x98\x80", b"\xed\xa0\x80", b"\x80\x80"]
+
+
+def fuzz_page(rng: random.Random) -> bytes:
+    """One malformed page: a random soup of the pieces above, sometimes nested past the depth cap."""
+    parts: list[bytes] = []
+    if rng.random() < 0.5:
+        parts.append(rng.choice([b"<!doctype html>", b"<!DOCTYPE>", b"<?xml?>", b"<html lang=en>"]))
+    for _ in range(rng.randint(1, 120)):
+        roll = rng.random()
+        if roll < 0.3:
+            parts.append(f"<{rng.choice(_TAGS)}>".encode())
+        elif roll < 0.45:
+            parts.append(f"</{rng.choice(_TAGS).split()[0]}>".encode())
+        elif roll < 0.5:
+            tag = rng.choice(_SKIPPED)
+            parts.append(f"<{tag}>{rng.choice(_TEXTS)}</{tag}>".encode())
+        elif roll < 0.55:
+            parts.append(rng.choice([b"<br>", b"<br/>", b"</br>", b"<!-- c -->", b"<!--", b"<!doctype x>", b"<hr>"]))
+        elif roll < 0.6:
+            parts.append(rng.choice(_RAW))
+        else:
+            parts.append(rng.choice(_TEXTS).encode())
+    if rng.random() < 0.1:  # deeper than MAX_DEPTH in inline elements (block ones are flattened before parsing)
+        depth = lexbor.MAX_DEPTH + rng.randint(-3, 40)
+        parts.insert(rng.randrange(len(parts) + 1), b"<span>" * depth + b"deep <b>text</b>" + b"</span>" * depth)
+    return b"".join(parts)
+
+
+def assert_same_columns(left: Columns, right: Columns) -> None:
+    for name, a, b in zip(Columns._fields, left, right, strict=True):
+        if isinstance(a, np.ndarray):
+            assert a.dtype == b.dtype and a.shape == b.shape, name
+            assert np.array_equal(a, b), name
+        else:
+            assert type(a) is type(b) and a == b, name
+
+
+def assert_walks_agree(html: bytes) -> None:
+    tree = LexborHTMLParser(html)
+    if tree.root is None:
+        return
+    assert lexbor.compiled_walk is not None
+    assert_same_columns(lexbor.compiled_walk(tree.root), python_walk(tree.root))
+
+
+@compiled
+def test_the_fuzz_corpus_is_walked_alike_raw_and_through_parse_html() -> None:
+    rng = random.Random(FUZZ_SEED)
+    for _ in range(FUZZ_PAGES):
+        page = fuzz_page(rng)
+        assert_walks_agree(page)  # the bytes as they are: invalid UTF-8 reaches Lexbor's text nodes
+        one, other = parse_html(page, walk=lexbor.compiled_walk), parse_html(page, walk=python_walk)
+        assert one.texts == other.texts and one.elem_tag == other.elem_tag
+
+
+@compiled
+@pytest.mark.parametrize(
+    "html",
+    [
+        "",
+        "plain",
+        "<pre>\n  code\n\n  more\r\n</pre><p>a <br> b</p>",
+        "<textarea>\r\n x \n</textarea><a href=#><b>in link</b></a>",
+        "<p>\xa0\u3000 \xa0</p><pre>\xa0\n\xa0</pre><p>\u2028x\x85</p>",
+        "<x-a><x-b>custom</x-b></x-a><x-a>again</x-a>",
+        "<span>" * 600 + "deep" + "</span>" * 600,
+    ],
+)
+def test_edge_pages_are_walked_alike(html: str) -> None:
+    assert_walks_agree(to_utf8(html)[0])
+
+
+@compiled
+def test_the_compiled_walk_serves_by_default() -> None:
+    assert lexbor.DEFAULT_WALK is lexbor.compiled_walk
+
+
+def test_a_walk_built_for_another_selectolax_is_refused(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    pytest.importorskip("service.parsing._walk", reason="compiled walk not built (make build-ext)")
+    monkeypatch.setattr(lexbor.selectolax, "__version__", "0.0.0-other")
+    with caplog.at_level(logging.WARNING, logger=lexbor.__name__):
+        assert lexbor._load_compiled_walk() is None
+    assert "0.0.0-other" in caplog.text
+
+
+@compiled
+@pytest.mark.data
+@pytest.mark.slow
+def test_every_dev_page_is_walked_alike(data_dir: Path) -> None:
+    pages = load_pages(data_dir)
+    assert pages
+    for page in pages:
+        assert_walks_agree(to_utf8(page)[0])
+
+
+def _outputs_digest(pages: list[bytes], walk: Walk) -> str:
+    """One digest of the default backend's text, HTML and Markdown of every page, parsed with ``walk``."""
+    backend = default_extractor().backend(None)
+    digest = hashlib.sha256()
+    for page in pages:
+        document = parse_html(page, walk=walk)
+        keep = whole_paragraphs(document, backend.classify(document)).labels
+        for rendered in (render_text(document, keep), render_html(document, keep), render_markdown(document, keep)):
+            digest.update(rendered.encode() + b"\0")
+    return digest.hexdigest()
+
+
+@compiled
+@pytest.mark.data
+@pytest.mark.slow
+def test_no_output_changes_on_any_dev_page(data_dir: Path) -> None:
+    pages = load_pages(data_dir)
+    assert lexbor.compiled_walk is not None
+    assert _outputs_digest(pages, lexbor.compiled_walk) == _outputs_digest(pages, python_walk)
