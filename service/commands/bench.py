@@ -5,6 +5,11 @@ child process pinned to one CPU core, over the same raw pages (scripts and
 styles included), so peak RSS is its own and imports don't leak between
 systems. Reports docs/s, ms/doc p50/p99 and peak RSS, as a table and JSON.
 
+Any set of pages: ``--data``, ``--part``, ``--page-type`` (:mod:`service.commands.bench_pages`).
+``parse`` is the floor with the walk that serves (compiled where built), ``parse-python`` the same
+with the pure-Python walk. ``--plot OUT.png`` draws word F1 against docs/s
+(:mod:`service.commands.bench_plot`).
+
 ``--http`` load-tests a real server on 127.0.0.1 instead
 (:mod:`service.commands.loadtest`, imported only then).
 """
@@ -25,10 +30,19 @@ from pathlib import Path
 import numpy as np
 from threadpoolctl import threadpool_limits
 
+from service.commands.bench_pages import (
+    PageSelectionError,
+    add_page_arguments,
+    child_arguments,
+    select_page_paths,
+    selects,
+)
 from service.paths import default_data_dir
 from service.runtime.heap import settle_heap
 
 PARSE_FLOOR = "parse"
+PARSE_PYTHON_FLOOR = "parse-python"  # the floor with the pure-Python walk, for the compiled walk's gain
+FLOORS = {PARSE_FLOOR: "parse floor", PARSE_PYTHON_FLOOR: "parse floor, Python walk"}
 WARMUP_PAGES = 20
 ENCODING_PAGES = 200  # pages for --input-encodings unless --limit says otherwise
 
@@ -41,6 +55,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=int, default=0, help="only the first N pages (0: all)")
     parser.add_argument("--core", type=int, default=0, help="the CPU core every system is pinned to")
     parser.add_argument("--json", type=Path, default=None, help="also write the results here")
+    parser.add_argument("--plot", type=Path, default=None, help="draw word F1 against docs/s into this PNG")
+    parser.add_argument(
+        "--eval", type=Path, default=None, help="eval --json output with the word F1 for --plot (default: compute)"
+    )
+    add_page_arguments(parser)
     parser.add_argument(
         "--input-encodings", action="store_true", help="measure the BiLSTM's dense vs sparse input projection instead"
     )
@@ -68,17 +87,30 @@ def _add_http_arguments(parser: argparse.ArgumentParser) -> None:
 def load_pages(data_dir: Path, limit: int = 0) -> list[bytes]:
     """Raw page bytes (``html/*.html`` or ``*.html.gz``), in file-name order."""
     files = sorted(p for p in (data_dir / "html").iterdir() if p.name.endswith((".html", ".html.gz")))
+    return read_pages(files, limit)
+
+
+def read_pages(files: list[Path], limit: int = 0) -> list[bytes]:
+    """The files' bytes (gunzipped where ``.gz``), the first ``limit`` only if given."""
     if limit:
         files = files[:limit]
     return [gzip.decompress(f.read_bytes()) if f.suffix == ".gz" else f.read_bytes() for f in files]
 
 
+def selected_pages(data_dir: Path, args: argparse.Namespace) -> tuple[list[bytes], str]:
+    """The pages the arguments select, and what they are (a whole folder needs no annotations)."""
+    if not selects(args):
+        return load_pages(data_dir, args.limit), str(data_dir)
+    files, described = select_page_paths(data_dir, args)
+    return read_pages(files, args.limit), described
+
+
 def _system(name: str) -> Callable[[bytes], object]:
     """Bytes -> result callable for one system name."""
-    if name == PARSE_FLOOR:
-        from service.parsing.lexbor import parse_html  # noqa: PLC0415 - each child imports only its system
+    if name in (PARSE_FLOOR, PARSE_PYTHON_FLOOR):
+        from service.parsing.lexbor import parse_html, python_walk  # noqa: PLC0415 - each child imports its system
 
-        return parse_html
+        return parse_html if name == PARSE_FLOOR else lambda page: parse_html(page, walk=python_walk)
     if name.startswith("peer:"):
         from service.evaluation.peers import get_peer  # noqa: PLC0415
 
@@ -114,7 +146,7 @@ def measure(name: str, pages: list[bytes]) -> dict[str, float | str | int]:
 
 def _run_child(name: str, args: argparse.Namespace, data_dir: Path) -> dict[str, float | str | int]:
     command = [sys.executable, "-m", "service", "bench", "--system", name, "--data", str(data_dir)]
-    command += ["--limit", str(args.limit), "--core", str(args.core)]
+    command += ["--limit", str(args.limit), "--core", str(args.core), *child_arguments(args)]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise SystemExit(f"bench of {name} failed:\n{done.stderr}")
@@ -137,10 +169,15 @@ def run(args: argparse.Namespace) -> int:
     if args.system:  # child: pinned, measures one system, prints JSON
         os.sched_setaffinity(0, {args.core})
         threadpool_limits(1, user_api="blas")  # one core: more BLAS threads would only take turns on it
-        print(json.dumps(measure(args.system, load_pages(data_dir, args.limit))))
+        print(json.dumps(measure(args.system, selected_pages(data_dir, args)[0])))
         return 0
     if not (data_dir / "html").is_dir():
         print(f"error: no corpus at {data_dir} (give --data or set EXTRACT_DATA_DIR)", file=sys.stderr)
+        return 2
+    try:
+        described = selected_pages(data_dir, args)[1]
+    except PageSelectionError as error:
+        print(f"error: {error}", file=sys.stderr)
         return 2
     if args.input_encodings:
         return _bench_encodings(data_dir, args)
@@ -148,7 +185,7 @@ def run(args: argparse.Namespace) -> int:
         from service.commands.loadtest import run as run_http  # noqa: PLC0415 - httpx and asyncio only when asked
 
         return run_http(args, data_dir, _cpu_model())
-    names = [PARSE_FLOOR]
+    names = list(FLOORS)
     names += [n for n in args.backends.split(",") if n]
     names += [f"peer:{n}" for n in args.peers.split(",") if n]
     rows = []
@@ -156,10 +193,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"bench: {name} ...", file=sys.stderr, flush=True)
         rows.append(_run_child(name, args, data_dir))
     cpu = _cpu_model()
-    print(f"# {rows[0]['pages']} pages from {data_dir}, one process per system pinned to core {args.core}; {cpu}")
+    print(f"# {rows[0]['pages']} pages of {described}, one process per system pinned to core {args.core}; {cpu}")
     print(format_table(rows))
     if args.json:
-        args.json.write_text(json.dumps({"cpu": cpu, "data": str(data_dir), "results": rows}, indent=2))
+        record = {"cpu": cpu, "data": str(data_dir), "pages": described, "results": rows}
+        args.json.write_text(json.dumps(record, indent=2))
+    if args.plot:
+        from service.commands.bench_plot import plot_command  # noqa: PLC0415 - matplotlib only when asked
+
+        return plot_command(rows, FLOORS, args, data_dir, f"{rows[0]['pages']} pages of {described}; {cpu}")
     return 0
 
 

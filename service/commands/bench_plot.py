@@ -1,0 +1,122 @@
+"""``bench --plot OUT.png``: where every backend and peer stands, word F1 against docs/s on one core.
+
+Speed is this bench run's (log scale); quality is word F1 on the test part, read from an
+``eval --json`` file (``--eval``) or computed here on the test part of the ``--data`` corpus.
+The parse floors are drawn as vertical lines: no system can be faster than its parse.
+matplotlib comes with the ``eval`` extra; serving never imports it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import textwrap
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+PEER_PREFIX = "peer:"
+QUALITY_PART = "test"
+
+
+@dataclass(frozen=True)
+class Point:
+    name: str
+    docs_per_s: float
+    word_f1: float
+    peer: bool
+
+
+def points(rows: Sequence[dict[str, float | str | int]], word_f1: dict[str, float]) -> list[Point]:
+    """One point per timed backend or peer that has a word F1 (bench names peers ``peer:NAME``, eval ``NAME``)."""
+    out = []
+    for row in rows:
+        system = str(row["system"])
+        name = system.removeprefix(PEER_PREFIX)
+        if name in word_f1:
+            out.append(Point(name, float(row["docs_per_s"]), word_f1[name], system.startswith(PEER_PREFIX)))
+    return out
+
+
+def read_word_f1(path: Path) -> tuple[dict[str, float], str]:
+    """Word F1 per system from ``eval --json`` output, and the part it was measured on."""
+    record = json.loads(path.read_text(encoding="utf-8"))
+    scores = {name: float(result["summary"]["word_f1"]) for name, result in record["systems"].items()}
+    return scores, str(record.get("part", "?"))
+
+
+def compute_word_f1(names: Sequence[str], data_dir: Path) -> dict[str, float]:
+    """Word F1 on the test part of the corpus, for the bench's backends and peers."""
+    from service.evaluation.datasets import load_corpus  # noqa: PLC0415 - the evaluation stack only when asked
+    from service.evaluation.evaluate import backend_system, evaluate, peer_system  # noqa: PLC0415
+    from service.evaluation.split import Split, committed_split_path, select  # noqa: PLC0415
+    from service.pipeline import default_extractor  # noqa: PLC0415
+
+    corpus = load_corpus(data_dir)
+    split_path = committed_split_path(corpus.name)
+    pages = select(corpus, QUALITY_PART, Split.read(split_path) if split_path.is_file() else None)
+    extractor = default_extractor()
+    systems = [
+        peer_system(n.removeprefix(PEER_PREFIX), comments=corpus.comments_are_content)
+        if n.startswith(PEER_PREFIX)
+        else backend_system(extractor, n)
+        for n in names
+    ]
+    results = evaluate(pages, systems, blocks=False)
+    return {name: result.summary.word.f1 for name, result in results.items()}
+
+
+def draw(found: Sequence[Point], floors: dict[str, float], out: Path, *, title: str, subtitle: str, part: str) -> None:
+    """The picture: backends and peers as labelled points, the parse floors as vertical lines."""
+    import matplotlib  # noqa: PLC0415
+
+    matplotlib.use("Agg")  # files only, no display
+    from matplotlib import pyplot as plt  # noqa: PLC0415
+    from matplotlib.ticker import FuncFormatter  # noqa: PLC0415
+
+    figure, axes = plt.subplots(figsize=(8, 5), dpi=100)
+    for kind, peer, marker, color in (("our backends", False, "o", "tab:blue"), ("peers", True, "s", "tab:gray")):
+        chosen = [p for p in found if p.peer == peer]
+        axes.scatter([p.docs_per_s for p in chosen], [p.word_f1 for p in chosen], marker=marker, c=color, label=kind)
+        for p in chosen:
+            axes.annotate(p.name, (p.docs_per_s, p.word_f1), textcoords="offset points", xytext=(5, 4), fontsize=8)
+    for (label, speed), style in zip(floors.items(), ("--", ":", "-."), strict=False):
+        axes.axvline(speed, color="tab:red", linestyle=style, linewidth=1, label=f"{label} {speed:.0f}/s")
+    axes.set_xscale("log")
+    speeds = [p.docs_per_s for p in found] + list(floors.values())
+    axes.set_xlim(min(speeds) / 1.4, max(speeds) * 1.4)
+    axes.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
+    axes.xaxis.set_minor_formatter(FuncFormatter(lambda value, _: f"{value:g}" if f"{value:g}"[0] in "25" else ""))
+    axes.set_xlabel("docs/s on one core (log scale)")
+    axes.set_ylabel(f"word F1 ({part} part)")
+    axes.set_title("\n".join([title, *textwrap.wrap(subtitle, 110)]), fontsize=8)
+    axes.grid(True, which="both", alpha=0.3)
+    axes.legend(fontsize=8, loc="best")
+    figure.tight_layout()
+    figure.savefig(out)
+    plt.close(figure)
+
+
+def plot_command(
+    rows: Sequence[dict[str, float | str | int]],
+    floors: dict[str, str],
+    args: argparse.Namespace,
+    data_dir: Path,
+    run: str,
+) -> int:
+    """``bench --plot``: the F1 from ``--eval`` or computed, then the picture. ``floors``: system -> label."""
+    systems = [str(row["system"]) for row in rows if row["system"] not in floors]
+    if args.eval:
+        word_f1, part = read_word_f1(args.eval)
+    else:
+        print("bench: word F1 on the test part ...", file=sys.stderr, flush=True)
+        word_f1, part = compute_word_f1(systems, data_dir), QUALITY_PART
+    missing = [name for name in systems if name.removeprefix(PEER_PREFIX) not in word_f1]
+    if missing:
+        print(f"warning: no word F1 for {', '.join(missing)}: left out of the plot", file=sys.stderr)
+    speeds = {floors[str(r["system"])]: float(r["docs_per_s"]) for r in rows if r["system"] in floors}
+    found = points([row for row in rows if row["system"] not in floors], word_f1)
+    draw(found, speeds, args.plot, title="Word F1 against speed, raw pages, one core", subtitle=run, part=part)
+    print(f"wrote {args.plot}")
+    return 0
