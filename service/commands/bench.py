@@ -48,7 +48,12 @@ ENCODING_PAGES = 200  # pages for --input-encodings unless --limit says otherwis
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data", type=Path, default=None, help="WCXB-layout corpus (default: the dev pages)")
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=None,
+        help="a corpus in an eval layout, or a folder with html/ (default: dev pages)",
+    )
     parser.add_argument("--backends", default="boilerpipe", help="comma-separated backend names")
     parser.add_argument("--backend", dest="backends", help="one backend (alias of --backends)")
     parser.add_argument("--peers", default="", help="comma-separated peers, e.g. trafilatura,resiliparse")
