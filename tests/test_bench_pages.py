@@ -118,3 +118,16 @@ def test_the_picture_is_a_png(tmp_path: Path) -> None:
     found = [Point("mlp", 300.0, 0.7, False), Point("trafilatura", 25.0, 0.6, True)]
     draw(found, {"parse floor": 900.0}, out, title="t", subtitle="s", part="test")
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_saved_run_is_drawn_without_timing_anything(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib", reason="matplotlib comes with the eval extra")
+    rows = [{"system": "parse", "docs_per_s": 900.0, "pages": 2}, {"system": "mlp", "docs_per_s": 300.0, "pages": 2}]
+    saved, scores, out = tmp_path / "bench.json", tmp_path / "eval.json", tmp_path / "plot.png"
+    saved.write_text(json.dumps({"cpu": "c", "data": "d", "pages": "p", "results": rows}), encoding="utf-8")
+    scores.write_text(json.dumps({"part": "test", "systems": {"mlp": {"summary": {"word_f1": 0.7}}}}), encoding="utf-8")
+    command = [sys.executable, "-m", "service", "bench", "--data", str(tmp_path), "--plot", str(out)]
+    command += ["--results", str(saved), "--eval", str(scores)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False, cwd=REPO)
+    assert done.returncode == 0, done.stderr
+    assert out.read_bytes()[:4] == b"\x89PNG"

@@ -64,6 +64,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--eval", type=Path, default=None, help="eval --json output with the word F1 for --plot (default: compute)"
     )
+    parser.add_argument("--results", type=Path, default=None, help="--plot a saved --json run instead of timing")
     add_page_arguments(parser)
     parser.add_argument(
         "--input-encodings", action="store_true", help="measure the BiLSTM's dense vs sparse input projection instead"
@@ -91,8 +92,11 @@ def _add_http_arguments(parser: argparse.ArgumentParser) -> None:
 
 def load_pages(data_dir: Path, limit: int = 0) -> list[bytes]:
     """Raw page bytes (``html/*.html`` or ``*.html.gz``), in file-name order."""
-    files = sorted(p for p in (data_dir / "html").iterdir() if p.name.endswith((".html", ".html.gz")))
-    return read_pages(files, limit)
+    return read_pages(_html_files(data_dir), limit)
+
+
+def _html_files(data_dir: Path) -> list[Path]:
+    return sorted(p for p in (data_dir / "html").iterdir() if p.name.endswith((".html", ".html.gz")))
 
 
 def read_pages(files: list[Path], limit: int = 0) -> list[bytes]:
@@ -102,11 +106,14 @@ def read_pages(files: list[Path], limit: int = 0) -> list[bytes]:
     return [gzip.decompress(f.read_bytes()) if f.suffix == ".gz" else f.read_bytes() for f in files]
 
 
+def selected_files(data_dir: Path, args: argparse.Namespace) -> tuple[list[Path], str]:
+    """The files of the pages the arguments select, and what they are (a whole folder needs no annotations)."""
+    return select_page_paths(data_dir, args) if selects(args) else (_html_files(data_dir), str(data_dir))
+
+
 def selected_pages(data_dir: Path, args: argparse.Namespace) -> tuple[list[bytes], str]:
-    """The pages the arguments select, and what they are (a whole folder needs no annotations)."""
-    if not selects(args):
-        return load_pages(data_dir, args.limit), str(data_dir)
-    files, described = select_page_paths(data_dir, args)
+    """The pages the arguments select, read, and what they are."""
+    files, described = selected_files(data_dir, args)
     return read_pages(files, args.limit), described
 
 
@@ -176,11 +183,15 @@ def run(args: argparse.Namespace) -> int:
         threadpool_limits(1, user_api="blas")  # one core: more BLAS threads would only take turns on it
         print(json.dumps(measure(args.system, selected_pages(data_dir, args)[0])))
         return 0
+    if args.plot and args.results:
+        from service.commands.bench_plot import plot_saved  # noqa: PLC0415 - matplotlib only when asked
+
+        return plot_saved(args, FLOORS, data_dir)
     if not (data_dir / "html").is_dir():
         print(f"error: no corpus at {data_dir} (give --data or set EXTRACT_DATA_DIR)", file=sys.stderr)
         return 2
     try:
-        described = selected_pages(data_dir, args)[1]
+        described = selected_files(data_dir, args)[1]
     except PageSelectionError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

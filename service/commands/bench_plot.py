@@ -1,7 +1,8 @@
 """``bench --plot OUT.png``: where every backend and peer stands, word F1 against docs/s on one core.
 
-Speed is this bench run's (log scale); quality is word F1 on the test part, read from an
-``eval --json`` file (``--eval``) or computed here on the test part of the ``--data`` corpus.
+Speed is this bench run's, or a saved one's (``--results BENCH.json``), on a log scale; quality
+is word F1 on the test part, read from an ``eval --json`` file (``--eval``) or computed here on
+the test part of the ``--data`` corpus.
 The parse floors are drawn as vertical lines: no system can be faster than its parse.
 matplotlib comes with the ``eval`` extra; serving never imports it.
 """
@@ -120,3 +121,11 @@ def plot_command(
     draw(found, speeds, args.plot, title="Word F1 against speed, raw pages, one core", subtitle=run, part=part)
     print(f"wrote {args.plot}")
     return 0
+
+
+def plot_saved(args: argparse.Namespace, floors: dict[str, str], data_dir: Path) -> int:
+    """``bench --plot OUT.png --results BENCH.json``: the picture of a run saved with ``--json``."""
+    record = json.loads(args.results.read_text(encoding="utf-8"))
+    rows = record["results"]
+    run = f"{rows[0]['pages']} pages of {record.get('pages', record['data'])}; {record['cpu']}"
+    return plot_command(rows, floors, args, data_dir, run)
