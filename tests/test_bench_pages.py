@@ -66,7 +66,7 @@ def test_a_selection_the_corpus_cannot_give_is_a_clear_error(tmp_path: Path) -> 
 def test_a_bare_folder_of_pages_still_benches_whole(tmp_path: Path) -> None:
     (tmp_path / "html").mkdir()
     (tmp_path / "html" / "a.html").write_bytes(b"<p>a</p>")
-    assert selected_pages(tmp_path, bench_args()) == ([b"<p>a</p>"], str(tmp_path))
+    assert selected_pages(tmp_path, bench_args()) == ([b"<p>a</p>"], f"{tmp_path.name} (every page)")
 
 
 @pytest.mark.data

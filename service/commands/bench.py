@@ -108,7 +108,9 @@ def read_pages(files: list[Path], limit: int = 0) -> list[bytes]:
 
 def selected_files(data_dir: Path, args: argparse.Namespace) -> tuple[list[Path], str]:
     """The files of the pages the arguments select, and what they are (a whole folder needs no annotations)."""
-    return select_page_paths(data_dir, args) if selects(args) else (_html_files(data_dir), str(data_dir))
+    return (
+        select_page_paths(data_dir, args) if selects(args) else (_html_files(data_dir), f"{data_dir.name} (every page)")
+    )
 
 
 def selected_pages(data_dir: Path, args: argparse.Namespace) -> tuple[list[bytes], str]:

@@ -68,6 +68,16 @@ def compute_word_f1(names: Sequence[str], data_dir: Path) -> dict[str, float]:
     return {name: result.summary.word.f1 for name, result in results.items()}
 
 
+def _has_higher_neighbour(point: Point, found: Sequence[Point]) -> bool:
+    """Whether a point of about the same speed (within 25%) sits higher: then this one is labelled below it."""
+    return any(
+        other is not point
+        and max(other.docs_per_s, point.docs_per_s) < 1.25 * min(other.docs_per_s, point.docs_per_s)
+        and other.word_f1 > point.word_f1
+        for other in found
+    )
+
+
 def draw(found: Sequence[Point], floors: dict[str, float], out: Path, *, title: str, subtitle: str, part: str) -> None:
     """The picture: backends and peers as labelled points, the parse floors as vertical lines."""
     import matplotlib  # noqa: PLC0415
@@ -80,8 +90,11 @@ def draw(found: Sequence[Point], floors: dict[str, float], out: Path, *, title: 
     for kind, peer, marker, color in (("our backends", False, "o", "tab:blue"), ("peers", True, "s", "tab:gray")):
         chosen = [p for p in found if p.peer == peer]
         axes.scatter([p.docs_per_s for p in chosen], [p.word_f1 for p in chosen], marker=marker, c=color, label=kind)
-        for p in chosen:
-            axes.annotate(p.name, (p.docs_per_s, p.word_f1), textcoords="offset points", xytext=(5, 4), fontsize=8)
+    for p in found:
+        below = _has_higher_neighbour(p, found)
+        axes.annotate(
+            p.name, (p.docs_per_s, p.word_f1), textcoords="offset points", xytext=(5, -11 if below else 4), fontsize=8
+        )
     for (label, speed), style in zip(floors.items(), ("--", ":", "-."), strict=False):
         axes.axvline(speed, color="tab:red", linestyle=style, linewidth=1, label=f"{label} {speed:.0f}/s")
     axes.set_xscale("log")
