@@ -13,6 +13,7 @@ from functools import cache, cached_property
 
 from service.backends.base import WARM_UP_PAGE, Backend, BlockLabels
 from service.backends.coherence import whole_paragraphs
+from service.backends.pruning import prune_boilerplate
 from service.backends.registry import BackendRegistry, default_registry
 from service.errors import UnknownFormat
 from service.output.render import render_html, render_markdown, render_text
@@ -75,6 +76,7 @@ class Extractor:
         url: str | None = None,
         output: str = "text",
         charset: str | None = None,
+        include_comments: bool = False,
     ) -> Extraction:
         check_output(output)
         chosen = self.backend(backend)
@@ -82,7 +84,14 @@ class Extractor:
         started = time.perf_counter()
         labels = chosen.classify(document)
         return finish(
-            document, labels, chosen, output=output, url=url, parse_ms=parse_ms, classify_ms=elapsed_ms(started)
+            document,
+            labels,
+            chosen,
+            output=output,
+            url=url,
+            parse_ms=parse_ms,
+            classify_ms=elapsed_ms(started),
+            include_comments=include_comments,
         )
 
 
@@ -110,16 +119,18 @@ def finish(
     url: str | None,
     parse_ms: float,
     classify_ms: float,
+    include_comments: bool = False,
 ) -> Extraction:
-    """The last stage: whole paragraphs, render the kept blocks and assemble the Extraction.
+    """The last stage: whole paragraphs, pruning, render the kept blocks and assemble the Extraction.
 
     Separate from :meth:`Extractor.extract` so that a caller which classifies
     elsewhere (the HTTP layer's micro-batcher) assembles exactly the same result.
     Every backend's labels pass through :func:`whole_paragraphs` here, so no
-    backend cuts a sentence.
+    backend cuts a sentence, then through :func:`prune_boilerplate` (comment
+    threads, unless ``include_comments``, and link lists on pages not made of them).
     """
     started = time.perf_counter()
-    labels = whole_paragraphs(document, labels)
+    labels = prune_boilerplate(document, whole_paragraphs(document, labels), include_comments=include_comments)
     keep = labels.labels
     text = render_text(document, keep)
     rendered_html = render_html(document, keep, base_url=url) if output == "html" else None
@@ -168,9 +179,13 @@ def extract(
     url: str | None = None,
     output: str = "text",
     charset: str | None = None,
+    include_comments: bool = False,
 ) -> Extraction:
     """Extract the main content of one page with the shipped backends.
 
-    ``output`` is ``"text"``, ``"html"`` or ``"markdown"``; ``text`` is always set.
+    ``output`` is ``"text"``, ``"html"`` or ``"markdown"``; ``text`` is always set. Reader
+    comments are left out unless ``include_comments`` (or unless they are most of the page).
     """
-    return default_extractor().extract(html, backend=backend, url=url, output=output, charset=charset)
+    return default_extractor().extract(
+        html, backend=backend, url=url, output=output, charset=charset, include_comments=include_comments
+    )

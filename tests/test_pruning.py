@@ -1,0 +1,62 @@
+"""Page-guarded pruning: comment threads and link lists go where they are a minority of the kept text."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from service.backends.base import BlockLabels
+from service.backends.coherence import cut_paragraphs
+from service.backends.pruning import prune_boilerplate
+from service.parsing.document import Document
+from service.parsing.lexbor import parse_html
+
+ARTICLE = "<p>" + " ".join(f"Sentence {i} of the story, told at some length." for i in range(40)) + "</p>"
+LINK_ITEMS = "".join(f'<li><a href="/{i}">Other headline {i}</a></li>' for i in range(6))
+LINKS = f'<div class="more"><ul>{LINK_ITEMS}</ul></div>'
+COMMENT_ITEMS = "".join(f"<div><p>Reader {i} thinks so.</p></div>" for i in range(4))
+COMMENTS = f'<section id="comments">{COMMENT_ITEMS}</section>'
+
+
+def everything_kept(document: Document) -> BlockLabels:
+    return BlockLabels(scores=np.full(len(document), 0.9, np.float32), labels=np.ones(len(document), bool))
+
+
+def kept_text(html: str, *, include_comments: bool = False) -> str:
+    document = parse_html(html)
+    labels = prune_boilerplate(document, everything_kept(document), include_comments=include_comments)
+    assert cut_paragraphs(document, labels.labels) == 0
+    return " ".join(t for t, keep in zip(document.texts, labels.labels.tolist(), strict=True) if keep)
+
+
+def test_an_article_loses_its_comment_thread_and_its_link_list() -> None:
+    text = kept_text(f"<article>{ARTICLE}{LINKS}{COMMENTS}</article>")
+    assert "Sentence 39" in text
+    assert "Reader" not in text
+    assert "Other headline" not in text
+
+
+def test_comments_stay_when_the_caller_asks_for_them() -> None:
+    text = kept_text(f"<article>{ARTICLE}{COMMENTS}</article>", include_comments=True)
+    assert "Reader 3 thinks so." in text
+
+
+def test_a_page_made_of_comments_keeps_them() -> None:
+    thread = '<div class="comment-list">' + "".join(f"<p>Post {i}: " + "a long reply " * 20 + "</p>" for i in range(5))
+    text = kept_text(f"<h1>Thread</h1>{thread}</div>")
+    assert "Post 4:" in text
+
+
+def test_a_page_made_of_links_keeps_them() -> None:
+    listing = "<ul>" + "".join(f'<li><a href="/{i}">Headline number {i} of the day</a></li>' for i in range(30))
+    text = kept_text(f"<main><h1>Latest</h1>{listing}</ul></main>")
+    assert "Headline number 29 of the day" in text
+
+
+def test_only_labels_change_and_nothing_kept_stays_nothing() -> None:
+    document = parse_html(f"<article>{ARTICLE}{LINKS}</article>")
+    before = everything_kept(document)
+    after = prune_boilerplate(document, before)
+    assert after.scores is before.scores
+    assert after.labels.sum() < before.labels.sum()
+    nothing = BlockLabels(scores=before.scores, labels=np.zeros(len(document), bool))
+    assert prune_boilerplate(document, nothing).labels.sum() == 0
