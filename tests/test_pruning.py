@@ -10,7 +10,7 @@ from service.backends.pruning import prune_boilerplate
 from service.parsing.document import Document
 from service.parsing.lexbor import parse_html
 
-ARTICLE = "<p>" + " ".join(f"Sentence {i} of the story, told at some length." for i in range(40)) + "</p>"
+ARTICLE = "<p>" + " ".join(f"Sentence {i} of the story, told at some length." for i in range(80)) + "</p>"
 LINK_ITEMS = "".join(f'<li><a href="/{i}">Other headline {i}</a></li>' for i in range(6))
 LINKS = f'<div class="more"><ul>{LINK_ITEMS}</ul></div>'
 COMMENT_ITEMS = "".join(f"<div><p>Reader {i} thinks so.</p></div>" for i in range(4))
@@ -30,13 +30,19 @@ def kept_text(html: str, *, include_comments: bool = False) -> str:
 
 def test_an_article_loses_its_comment_thread_and_its_link_list() -> None:
     text = kept_text(f"<article>{ARTICLE}{LINKS}{COMMENTS}</article>")
-    assert "Sentence 39" in text
+    assert "Sentence 79" in text
     assert "Reader" not in text
     assert "Other headline" not in text
 
 
 def test_comments_stay_when_the_caller_asks_for_them() -> None:
     text = kept_text(f"<article>{ARTICLE}{COMMENTS}</article>", include_comments=True)
+    assert "Reader 3 thinks so." in text
+
+
+def test_a_short_article_keeps_its_comments() -> None:
+    short = "<p>" + "A short note. " * 20 + "</p>"
+    text = kept_text(f"<article>{short}{COMMENTS}</article>")
     assert "Reader 3 thinks so." in text
 
 
@@ -50,6 +56,22 @@ def test_a_page_made_of_links_keeps_them() -> None:
     listing = "<ul>" + "".join(f'<li><a href="/{i}">Headline number {i} of the day</a></li>' for i in range(30))
     text = kept_text(f"<main><h1>Latest</h1>{listing}</ul></main>")
     assert "Headline number 29 of the day" in text
+
+
+def test_sidebars_navigation_and_hidden_blocks_go_where_they_are_a_minority() -> None:
+    aside = "<aside><p>About the author of this blog.</p></aside>"
+    hidden = '<div style="display:none"><span>2019-11-13T23:06:00+01:00</span></div>'
+    nav = '<div class="navbar"><p>Sections: World, Business</p></div>'
+    text = kept_text(f"{nav}<article>{ARTICLE}</article>{aside}{hidden}")
+    assert "Sentence 79" in text
+    assert "About the author" not in text
+    assert "2019-11-13" not in text
+    assert "Sections" not in text
+
+
+def test_a_layout_class_around_the_whole_page_is_not_furniture() -> None:
+    text = kept_text(f'<div class="has-sidebar"><article>{ARTICLE}</article></div>')
+    assert "Sentence 79" in text
 
 
 def test_only_labels_change_and_nothing_kept_stays_nothing() -> None:
