@@ -15,7 +15,7 @@ from service.backends.base import WARM_UP_PAGE, Backend, BlockLabels
 from service.backends.coherence import whole_paragraphs
 from service.backends.registry import BackendRegistry, default_registry
 from service.errors import UnknownFormat
-from service.output.render import render_html, render_markdown, render_text
+from service.output.formats import render_html, render_markdown, render_text
 from service.parsing.document import Document, Locator
 from service.parsing.lexbor import parse_html
 from service.settings import DEFAULT_BACKEND

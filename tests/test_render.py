@@ -7,7 +7,8 @@ from html.parser import HTMLParser
 import numpy as np
 import pytest
 
-from service.output.render import MAX_NESTING, render_html, render_markdown, render_text
+from service.output.formats import render_html, render_markdown, render_text
+from service.output.tree import MAX_NESTING
 from service.parsing.document import Document
 from service.parsing.lexbor import parse_html
 
