@@ -21,7 +21,7 @@ class UnknownBackend(ExtractionError):
 
 
 class UnknownFormat(ExtractionError):
-    """An output format other than text, html or markdown."""
+    """An output format no renderer is registered for (service.output.formats.FORMATS)."""
 
     def __init__(self, name: str, known: tuple[str, ...]) -> None:
         super().__init__(f"unknown output format {name!r}; known formats: {', '.join(known)}")

@@ -14,13 +14,10 @@ from functools import cache, cached_property
 from service.backends.base import WARM_UP_PAGE, Backend, BlockLabels
 from service.backends.coherence import whole_paragraphs
 from service.backends.registry import BackendRegistry, default_registry
-from service.errors import UnknownFormat
-from service.output.formats import render_html, render_markdown, render_text
+from service.output.formats import FORMATS, TEXT, RenderOptions, output_format, render_text
 from service.parsing.document import Document, Locator
 from service.parsing.lexbor import parse_html
 from service.settings import DEFAULT_BACKEND
-
-OUTPUT_FORMATS = ("text", "html", "markdown")
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,15 +33,15 @@ class ExtractedBlock:
 
 @dataclass(frozen=True)
 class Extraction:
-    """The result of one extraction. ``html``/``markdown`` are set when asked for."""
+    """The result of one extraction: always its plain text, and ``content`` in the ``format`` asked for."""
 
     text: str
     title: str
     backend: str
     backend_version: str
     timings: dict[str, float]  # milliseconds per stage: parse, classify, render, total
-    html: str | None = None
-    markdown: str | None = None
+    format: str = TEXT  # a name in service.output.formats.FORMATS
+    content: str = ""  # the content in that format (the text itself for text)
     url: str | None = None
     document: Document = field(repr=False, compare=False, default=None)  # type: ignore[assignment]
     labels: BlockLabels = field(repr=False, compare=False, default=None)  # type: ignore[assignment]
@@ -87,8 +84,8 @@ class Extractor:
 
 
 def check_output(output: str) -> None:
-    if output not in OUTPUT_FORMATS:
-        raise UnknownFormat(output, OUTPUT_FORMATS)
+    """:class:`~service.errors.UnknownFormat` before any work, for a format no renderer is registered for."""
+    output_format(output)
 
 
 def elapsed_ms(started: float) -> float:
@@ -122,8 +119,7 @@ def finish(
     labels = whole_paragraphs(document, labels)
     keep = labels.labels
     text = render_text(document, keep)
-    rendered_html = render_html(document, keep, base_url=url) if output == "html" else None
-    rendered_markdown = render_markdown(document, keep, base_url=url) if output == "markdown" else None
+    content = text if output == TEXT else output_format(output).render(document, keep, RenderOptions(base_url=url))
     render_ms = elapsed_ms(started)
     return Extraction(
         text=text,
@@ -136,8 +132,8 @@ def finish(
             "render": render_ms,
             "total": parse_ms + classify_ms + render_ms,
         },
-        html=rendered_html,
-        markdown=rendered_markdown,
+        format=output,
+        content=content,
         url=url,
         document=document,
         labels=labels,
@@ -151,7 +147,7 @@ def warm_up(extractor: Extractor, backends: Iterable[str]) -> None:
     and runs each model for the first time.
     """
     for name in backends:
-        for output in OUTPUT_FORMATS:
+        for output in FORMATS:
             extractor.extract(WARM_UP_PAGE, backend=name, output=output)
 
 
@@ -171,6 +167,7 @@ def extract(
 ) -> Extraction:
     """Extract the main content of one page with the shipped backends.
 
-    ``output`` is ``"text"``, ``"html"`` or ``"markdown"``; ``text`` is always set.
+    ``output`` names a format of :data:`~service.output.formats.FORMATS` (text, html, markdown); ``text``
+    is always set, ``content`` holds the content in ``output``.
     """
     return default_extractor().extract(html, backend=backend, url=url, output=output, charset=charset)

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
-OutputFormat = Literal["text", "html", "markdown"]
+from service.output.formats import FORMATS, TEXT
+
+# The formats a request may name, built from the registry (a runtime Literal: the same schema and 422 as a
+# written one); the type checker sees a str.
+if TYPE_CHECKING:
+    OutputFormat = str
+else:
+    OutputFormat = Literal[tuple(FORMATS)]
 
 EXAMPLE_HTML = (
     "<html><head><title>Example</title></head><body><nav><a href='/'>Home</a></nav>"
@@ -31,7 +38,11 @@ class OutputOptions(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    format: OutputFormat = Field("text", description="Also render the content as html or markdown.")
+    format: OutputFormat = Field(
+        TEXT,
+        description="Also render the content in this format: "
+        + "; ".join(f"{spec.name}: {spec.description}" for spec in FORMATS.values()),
+    )
     include_blocks: bool = Field(False, description="Return every block with its score, label and locator.")
 
 
@@ -118,7 +129,9 @@ class BlockModel(BaseModel):
     locator: LocatorModel
 
 
-class ExtractResponse(BaseModel):
+class ExtractResponseFields(BaseModel):
+    """What every extraction answers; :data:`ExtractResponse` adds a field per output format but text."""
+
     model_config = ConfigDict(
         json_schema_extra={
             "examples": [
@@ -137,8 +150,6 @@ class ExtractResponse(BaseModel):
     backend_version: str = Field(..., description="Model or rule-set version of the backend.")
     title: str
     text: str
-    html: str | None = Field(None, description="The content as HTML, when format=html.")
-    markdown: str | None = Field(None, description="The content as Markdown, when format=markdown.")
     url: str | None = Field(None, description="The base URL links were resolved against.")
     final_url: str | None = Field(None, description="GET /extract: the URL after redirects.")
     upstream_status: int | None = Field(None, description="GET /extract: the upstream server's HTTP status.")
@@ -146,6 +157,21 @@ class ExtractResponse(BaseModel):
     blocks: list[BlockModel] | None = Field(None, description="Every block, when include_blocks.")
     timings_ms: dict[str, float] = Field(
         ..., description="Milliseconds per stage: fetch (GET only), parse, classify, render, total."
+    )
+
+
+# The response with one optional field per registered format (the type checker sees the fields above).
+if TYPE_CHECKING:
+    ExtractResponse = ExtractResponseFields
+else:
+    ExtractResponse = create_model(
+        "ExtractResponse",
+        __base__=ExtractResponseFields,
+        **{
+            name: (str | None, Field(None, description=f"The content as {spec.description}, when format={name}."))
+            for name, spec in FORMATS.items()
+            if name != TEXT
+        },
     )
 
 

@@ -13,8 +13,9 @@ from pathlib import Path
 import httpx
 
 from service.errors import ExtractionError
+from service.output.formats import FORMATS
 from service.parsing.page_check import check_page
-from service.pipeline import OUTPUT_FORMATS, extract
+from service.pipeline import extract
 from service.settings import DEFAULT_BACKEND
 
 FETCH_TIMEOUT_S = 20.0
@@ -28,7 +29,7 @@ class NotGzip(OSError):
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("source", help="a file (gzip-compressed or not), an http(s) URL, or - for stdin")
     parser.add_argument("--backend", default=None, help=f"backend name (default: {DEFAULT_BACKEND})")
-    parser.add_argument("--format", default="text", choices=[*OUTPUT_FORMATS, "json"], help="what to print")
+    parser.add_argument("--format", default="text", choices=[*FORMATS, "json"], help="what to print")
     parser.add_argument(
         "--charset", default=None, help="the page's encoding, when known; wins over a URL's Content-Type and <meta>"
     )
@@ -90,5 +91,5 @@ def run(args: argparse.Namespace) -> int:
         }
         print(json.dumps(record, ensure_ascii=False, indent=2))
     else:
-        print(getattr(result, output) or "")
+        print(result.content)
     return 0
