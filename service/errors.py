@@ -39,3 +39,11 @@ class EmptyPage(ExtractionError):
 
 class NotHtml(ExtractionError):
     """A page that is mostly control bytes: an image, an archive, random data."""
+
+
+class InvalidSelector(ExtractionError):
+    """A target_selector or remove_selector that is no CSS selector the parser can read."""
+
+
+class NothingSelected(ExtractionError):
+    """A target_selector that matches no element of the page: there is nothing to extract."""

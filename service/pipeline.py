@@ -8,16 +8,23 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
+from typing import Any
 
 from service.backends.base import WARM_UP_PAGE, Backend, BlockLabels
 from service.backends.coherence import whole_paragraphs
+from service.backends.favor import favor_shift, shift_labels
 from service.backends.registry import BackendRegistry, default_registry
+from service.features.comments import comment_blocks
+from service.features.readable import readable_score
+from service.options import Options
 from service.output.formats import FORMATS, TEXT, RenderOptions, output_format, render_text
 from service.parsing.document import Document, Locator
 from service.parsing.lexbor import parse_html
 from service.settings import DEFAULT_BACKEND
+
+DEFAULT_OPTIONS = Options()
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +49,7 @@ class Extraction:
     timings: dict[str, float]  # milliseconds per stage: parse, classify, render, total
     format: str = TEXT  # a name in service.output.formats.FORMATS
     content: str = ""  # the content in that format (the text itself for text)
+    readable: float = 0.0  # is there an article here at all: service.features.readable.readable_score
     url: str | None = None
     document: Document = field(repr=False, compare=False, default=None)  # type: ignore[assignment]
     labels: BlockLabels = field(repr=False, compare=False, default=None)  # type: ignore[assignment]
@@ -70,32 +78,31 @@ class Extractor:
         *,
         backend: str | None = None,
         url: str | None = None,
-        output: str = "text",
         charset: str | None = None,
+        options: Options = DEFAULT_OPTIONS,
     ) -> Extraction:
-        check_output(output)
         chosen = self.backend(backend)
-        document, parse_ms = timed_parse(html, charset)
+        document, parse_ms = timed_parse(html, charset, options)
         started = time.perf_counter()
         labels = chosen.classify(document)
         return finish(
-            document, labels, chosen, output=output, url=url, parse_ms=parse_ms, classify_ms=elapsed_ms(started)
+            document, labels, chosen, options=options, url=url, parse_ms=parse_ms, classify_ms=elapsed_ms(started)
         )
-
-
-def check_output(output: str) -> None:
-    """:class:`~service.errors.UnknownFormat` before any work, for a format no renderer is registered for."""
-    output_format(output)
 
 
 def elapsed_ms(started: float) -> float:
     return (time.perf_counter() - started) * 1e3
 
 
-def timed_parse(html: str | bytes, charset: str | None = None) -> tuple[Document, float]:
-    """The first stage: the page's Document and the milliseconds the parse took."""
+def timed_parse(
+    html: str | bytes, charset: str | None = None, options: Options = DEFAULT_OPTIONS
+) -> tuple[Document, float]:
+    """The first stage: the page's Document (pruned by the caller's selectors) and the milliseconds it took."""
     started = time.perf_counter()
-    return parse_html(html, charset=charset), elapsed_ms(started)
+    document = parse_html(
+        html, charset=charset, target_selector=options.target_selector, remove_selector=options.remove_selector
+    )
+    return document, elapsed_ms(started)
 
 
 def finish(
@@ -103,12 +110,12 @@ def finish(
     labels: BlockLabels,
     backend: Backend,
     *,
-    output: str,
+    options: Options = DEFAULT_OPTIONS,
     url: str | None,
     parse_ms: float,
     classify_ms: float,
 ) -> Extraction:
-    """The last stage: whole paragraphs, render the kept blocks and assemble the Extraction.
+    """The last stage: the caller's favor, whole paragraphs, comments, render and assemble the Extraction.
 
     Separate from :meth:`Extractor.extract` so that a caller which classifies
     elsewhere (the HTTP layer's micro-batcher) assembles exactly the same result.
@@ -116,10 +123,13 @@ def finish(
     backend cuts a sentence.
     """
     started = time.perf_counter()
-    labels = whole_paragraphs(document, labels)
+    labels = whole_paragraphs(document, shift_labels(labels, favor_shift(backend.name, options.favor)))
+    if not options.include_comments:
+        labels = replace(labels, labels=labels.labels & ~comment_blocks(document))
     keep = labels.labels
-    text = render_text(document, keep)
-    content = text if output == TEXT else output_format(output).render(document, keep, RenderOptions(base_url=url))
+    chosen = render_options(document, backend, options, url)
+    text = render_text(document, keep, chosen)
+    content = text if options.format == TEXT else output_format(options.format).render(document, keep, chosen)
     render_ms = elapsed_ms(started)
     return Extraction(
         text=text,
@@ -132,11 +142,25 @@ def finish(
             "render": render_ms,
             "total": parse_ms + classify_ms + render_ms,
         },
-        format=output,
+        format=options.format,
         content=content,
+        readable=readable_score(document),
         url=url,
         document=document,
         labels=labels,
+    )
+
+
+def render_options(document: Document, backend: Backend, options: Options, url: str | None) -> RenderOptions:
+    """What the renderers are asked for: the caller's choices, with the page's title and front matter."""
+    fields = {"title": document.title, "url": url or "", "backend": backend.name}
+    return RenderOptions(
+        base_url=url,
+        links=options.include_links,
+        images=options.include_images,
+        tables=options.include_tables,
+        title=document.title if options.include_title else None,
+        front_matter={key: value for key, value in fields.items() if value} if options.front_matter else None,
     )
 
 
@@ -148,7 +172,7 @@ def warm_up(extractor: Extractor, backends: Iterable[str]) -> None:
     """
     for name in backends:
         for output in FORMATS:
-            extractor.extract(WARM_UP_PAGE, backend=name, output=output)
+            extractor.extract(WARM_UP_PAGE, backend=name, options=Options(format=output, include_images=True))
 
 
 @cache
@@ -162,12 +186,16 @@ def extract(
     *,
     backend: str | None = None,
     url: str | None = None,
-    output: str = "text",
+    output: str = TEXT,
     charset: str | None = None,
+    **choices: Any,
 ) -> Extraction:
     """Extract the main content of one page with the shipped backends.
 
     ``output`` names a format of :data:`~service.output.formats.FORMATS` (text, html, markdown); ``text``
-    is always set, ``content`` holds the content in ``output``.
+    is always set, ``content`` holds the content in ``output``. ``choices`` are the other fields of
+    :class:`~service.options.Options` (``favor="precision"``, ``include_comments=False``, ...); a name
+    it does not have is a TypeError.
     """
-    return default_extractor().extract(html, backend=backend, url=url, output=output, charset=charset)
+    options = Options(format=output, **choices)
+    return default_extractor().extract(html, backend=backend, url=url, charset=charset, options=options)

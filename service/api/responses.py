@@ -67,6 +67,7 @@ def to_response(
             "backend_version": extraction.backend_version,
             "title": extraction.title,
             "text": extraction.text,
+            "readable": extraction.readable,
             "url": extraction.url,
             "blocks": blocks,
             "timings_ms": timings,

@@ -17,6 +17,7 @@ from service.output.markup import (
     MARKDOWN_HARD_BREAK,
     MD_LINE_START,
     MarkdownMarkup,
+    code_language,
     escape_line_start,
     write_inline,
 )
@@ -35,6 +36,8 @@ class LineDialect:
     row_separator = "\n"
     # What a <br> becomes inside a paragraph.
     hard_break = "\n"
+    # Between the paragraphs (and nested lists) of one list item.
+    item_gap = "\n"
 
     def __init__(self, document: Document) -> None:
         self.document = document
@@ -49,12 +52,12 @@ class LineDialect:
 
     def paragraph(self, paragraph: Paragraph) -> str:
         if paragraph.kind == "pre":
-            return self.preformatted(paragraph.plain())
+            return self.preformatted(paragraph.plain(), code_language(self.document, paragraph.elem))
         if paragraph.kind in HEADING_TAGS:
             return self.heading(int(paragraph.kind[1]), self.inline(paragraph, one_line=True))
         return self.escape_line_starts(self.inline(paragraph))
 
-    def preformatted(self, text: str) -> str:
+    def preformatted(self, text: str, language: str) -> str:
         return text.strip("\n").rstrip()
 
     def heading(self, level: int, text: str) -> str:
@@ -87,21 +90,22 @@ class MarkdownDialect(LineDialect):
     """CommonMark with GFM pipe tables; text escaped where it would read as markup."""
 
     row_separator = PARAGRAPH_GAP  # rows as lines must not run together into one paragraph
+    item_gap = PARAGRAPH_GAP  # one newline would join an item's second paragraph to its first
     hard_break = MARKDOWN_HARD_BREAK
 
-    def __init__(self, document: Document, base_url: str | None) -> None:
+    def __init__(self, document: Document, base_url: str | None, *, links: bool = True) -> None:
         super().__init__(document)
-        self.markup = MarkdownMarkup(document, base_url)
+        self.markup = MarkdownMarkup(document, base_url, links=links)
 
     def inline(self, paragraph: Paragraph, *, one_line: bool = False) -> str:
         text = write_inline(paragraph, self.markup)
         return text.replace(self.hard_break, " ") if one_line else text
 
-    def preformatted(self, text: str) -> str:
+    def preformatted(self, text: str, language: str) -> str:
         longest = max((len(run) for run in BACKTICK_RUNS.findall(text)), default=0)
         fence = "`" * max(3, longest + 1)  # longer than any backtick run inside, so it cannot close early
         body = text.strip("\n").rstrip()
-        return f"{fence}\n{body}\n{fence}"
+        return f"{fence}{language}\n{body}\n{fence}"
 
     def heading(self, level: int, text: str) -> str:
         return f"{'#' * level} {text}"

@@ -1,7 +1,12 @@
-"""The content tree as semantic HTML: no attributes but ``href``."""
+"""The content tree as semantic HTML: no attributes but ``href``, an image's ``src``/``alt`` and an ``<ol start>``.
+
+Safe to embed: every text is escaped, every element is one this module writes, and
+every URL went through :func:`~service.output.markup.safe_url`.
+"""
 
 from __future__ import annotations
 
+from service.output.lists import list_start
 from service.output.markup import Markup, write_inline
 from service.output.tree import Container, Paragraph
 
@@ -10,6 +15,10 @@ def write_html(node: Container | Paragraph, markup: Markup) -> str:
     """Write the tree as semantic HTML; every element opened here is closed here."""
     if isinstance(node, Paragraph):
         inner = write_inline(node, markup)
-        return inner if node.bare else f"<{node.kind}>{inner}</{node.kind}>"
+        return inner if node.bare or node.image is not None else f"<{node.kind}>{inner}</{node.kind}>"
     inner = "\n".join(write_html(child, markup) for child in node.children)
-    return inner if node.kind == "root" else f"<{node.kind}>{inner}</{node.kind}>"
+    if node.kind == "root":
+        return inner
+    start = list_start(markup.document, node) if node.kind == "ol" else 1
+    opening = f'<ol start="{start}">' if start != 1 else f"<{node.kind}>"
+    return f"{opening}{inner}</{node.kind}>"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from service.output.dialects import Chunks, LineDialect
-from service.output.tree import Container
+from service.output.tree import Container, Paragraph
 from service.parsing.document import Document
 
 TEXT_BULLET = "- "
@@ -12,7 +12,7 @@ TEXT_BULLET = "- "
 def list_lines(node: Container, dialect: LineDialect, chunks: Chunks) -> str:
     """List items one per line, marked, continuation lines indented under the marker."""
     document = dialect.document
-    first = _list_start(document, node) - 1 if node.kind == "ol" else None
+    first = list_start(document, node) - 1 if node.kind == "ol" else None
     items = []
     for child in node.children:
         if not isinstance(child, Container) or child.kind != "li":
@@ -21,12 +21,22 @@ def list_lines(node: Container, dialect: LineDialect, chunks: Chunks) -> str:
         # An ordered item's number is its position in the source list, so
         # dropped items leave the remaining numbers as the reader saw them.
         marker = TEXT_BULLET if first is None else f"{first + int(document.elem_nth[child.elem])}. "
-        body = "\n".join(chunks(child.children, dialect))
-        items.append(marker + body.replace("\n", "\n" + " " * len(marker)))
+        body = "".join(
+            (_gap(node, dialect) if number else "") + "\n".join(chunks([node], dialect))
+            for number, node in enumerate(child.children)
+        )
+        first_line, *rest = body.split("\n")
+        indent = " " * len(marker)  # continuation lines under the marker; blank lines stay empty
+        items.append("\n".join([marker + first_line, *(indent + line if line else line for line in rest)]))
     return "\n".join(items)
 
 
-def _list_start(document: Document, node: Container) -> int:
+def _gap(node: Container | Paragraph, dialect: LineDialect) -> str:
+    """What comes before the second and later parts of an item: a bullet list may follow its text directly."""
+    return "\n" if isinstance(node, Container) and node.kind == "ul" else dialect.item_gap
+
+
+def list_start(document: Document, node: Container) -> int:
     """Read the number of an ordered list's first item (its ``start`` attribute)."""
     try:
         return int(document.elem_attribute("start", "ol").get(node.elem) or 1)

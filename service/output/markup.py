@@ -8,7 +8,9 @@ from itertools import groupby
 from operator import itemgetter
 from urllib.parse import urljoin
 
-from service.output.tree import CODE, EMPHASIS, STRONG, Paragraph
+import numpy as np
+
+from service.output.tree import CODE, EMPHASIS, PRE_TAGS, STRONG, Image, Paragraph
 from service.parsing.document import Document
 
 # Link targets that must never reach a reader's browser.
@@ -16,6 +18,26 @@ UNSAFE_SCHEMES = ("javascript:", "vbscript:", "data:")
 _URL_INVISIBLES = re.compile(r"[\x00-\x20]")  # browsers drop these before reading a scheme
 MARKDOWN_HARD_BREAK = "\\\n"  # CommonMark: a backslash at the end of a line
 
+
+def safe_url(url: str) -> str:
+    """``url`` where a reader's browser may load it, else "" (a script, a ``data:`` URL)."""
+    return "" if _URL_INVISIBLES.sub("", url).lower().startswith(UNSAFE_SCHEMES) else url
+
+
+def code_language(document: Document, pre: int) -> str:
+    """The language a ``<pre>`` (or the ``<code>`` right in it) names in its class (``language-x``, ``lang-x``)."""
+    if pre < 0 or document.elem_tag[pre] not in PRE_TAGS:
+        return ""
+    classes = document.elem_attribute("class")
+    inside = np.flatnonzero(document.elem_parent == pre).tolist()
+    for elem in [pre, *inside]:
+        match = _LANGUAGE.search(classes.get(elem, ""))
+        if match:
+            return match.group(1)
+    return ""
+
+
+_LANGUAGE = re.compile(r"(?:^|\s)(?:language|lang)-([\w+#.-]+)")
 _LINK_OF = itemgetter(2)  # of a (separator, text, link, style) run
 _STYLE_OF = itemgetter(3)
 
@@ -26,22 +48,24 @@ class Markup:
     # Markdown only: a "!" right before a link would turn it into an image.
     guards_images = False
 
-    def __init__(self, document: Document, base_url: str | None) -> None:
+    def __init__(self, document: Document, base_url: str | None, *, links: bool = True) -> None:
         self.document = document
         self.base_url = base_url
+        self.links = links  # False: link text is written as plain text
         self.hrefs: dict[int, str | None] = {}
 
     def href(self, elem: int) -> str | None:
         """Resolve a link target as a reader's browser should get it: absolute, never a script."""
         if elem in self.hrefs:
             return self.hrefs[elem]
-        href = self.document.elem_href(elem)
-        if href and _URL_INVISIBLES.sub("", href).lower().startswith(UNSAFE_SCHEMES):
-            href = None
+        href = safe_url(self.document.elem_href(elem) or "") if self.links else ""
         if href and self.base_url:
             href = urljoin(self.base_url, href)
-        self.hrefs[elem] = href
-        return href
+        self.hrefs[elem] = href or None
+        return href or None
+
+    def image(self, image: Image) -> str:
+        return f'<img src="{html.escape(image.src)}" alt="{html.escape(image.alt)}">'
 
     def escape(self, text: str, style: int) -> str:
         return html.escape(text, quote=False)
@@ -88,12 +112,19 @@ class MarkdownMarkup(Markup):
     def link(self, text: str, href: str) -> str:
         return f"[{text}]({_MD_URL_UNSAFE.sub(_percent_encode, href)})"
 
+    def image(self, image: Image) -> str:
+        alt = _MD_SPECIAL.sub(r"\\\1", image.alt)
+        return f"![{alt}]({_MD_URL_UNSAFE.sub(_percent_encode, image.src)})"
+
 
 def write_inline(paragraph: Paragraph, markup: Markup) -> str:
     """Write runs as inline markup: a link per enclosing <a>, a style wrapper per equal-style stretch.
 
     Separators go outside the wrappers, so no markup opens or closes on white space.
+    An image paragraph is its image.
     """
+    if paragraph.image is not None:
+        return markup.image(paragraph.image)
     verbatim = paragraph.kind == "pre"
     out: list[str] = []
     for link, link_group in groupby(paragraph.items(), key=_LINK_OF):

@@ -14,7 +14,7 @@ O(elements) in numpy plus O(paragraphs + significant elements) in Python.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from operator import add
 
@@ -95,15 +95,27 @@ class Runs:
     styles: list[int]  # STYLE_BITS mask
 
 
+@dataclass(frozen=True, slots=True)
+class Image:
+    """An image kept with the content: where it goes and what a reader's browser loads."""
+
+    elem: int  # the <img> element
+    before_block: int  # it comes before this block (len(document) for after the last)
+    src: str  # absolute where a base URL was given, never a script
+    alt: str
+
+
 @dataclass(slots=True)
 class Paragraph:
-    """What a browser lays out as one block: the kept leaves sharing a block-level parent."""
+    """What a browser lays out as one block: the kept leaves sharing a block-level parent, or one image."""
 
-    kind: str  # "p", "h1".."h6" or "pre"
+    kind: str  # "p", "h1".."h6", "pre", or "img" (then ``image`` is set and there are no leaves)
     bare: bool  # the text sits directly in a li/td/th/caption (no <p> of its own)
     runs: Runs
     start: int  # its leaves are runs[start:stop]
     stop: int
+    image: Image | None = None
+    elem: int = -1  # the block-level element it comes from (-1: made up, as an added title)
 
     def plain(self) -> str:
         """Join the leaves with their separators, no markup."""
@@ -206,7 +218,9 @@ class _ElementFacts:
         return chain, last_kind, leaf, link, style, item
 
 
-def build_tree(document: Document, keep: np.ndarray, *, inline_markup: bool = True) -> Container:
+def build_tree(
+    document: Document, keep: np.ndarray, *, inline_markup: bool = True, images: Sequence[Image] = ()
+) -> Container:
     """Build the container tree of the kept blocks: the one structure every format serializes.
 
     Consecutive leaves with the same nearest block-level ancestor form one
@@ -214,7 +228,8 @@ def build_tree(document: Document, keep: np.ndarray, *, inline_markup: bool = Tr
     with a space, so dropping a word never glues its neighbours. Per-leaf
     work is columnar (numpy, one list each); Python loops once per paragraph.
     ``inline_markup=False`` leaves links and styles out (plain text needs
-    neither, and they are the only per-leaf element look-ups).
+    neither, and they are the only per-leaf element look-ups). ``images``, in
+    document order, each become a paragraph of their own in their container.
     """
     keep = np.asarray(keep, dtype=bool)
     if keep.shape != (len(document),):
@@ -257,16 +272,31 @@ def build_tree(document: Document, keep: np.ndarray, *, inline_markup: bool = Tr
     bounds = first.tolist()
     bounds.append(len(texts))
     paragraph_elems = paragraph_of[kept[first]]
+    first_blocks = [*kept[first].tolist(), len(document)]
+    image_infos = facts.lookup(np.fromiter((image.elem for image in images), dtype=np.int64, count=len(images)))
+    placed = 0
     for number, (para, (chain, _, leaf, _, _, _)) in enumerate(
         zip(paragraph_elems.tolist(), facts.lookup(paragraph_elems), strict=True)
     ):
-        parent = (nodes.get(chain[-1]) or _open_containers(chain, nodes, root, tags)) if chain else root
+        while placed < len(images) and images[placed].before_block <= first_blocks[number]:
+            image_chain = image_infos[placed][0]
+            image_parent = _container(image_chain, nodes, root, tags)
+            image_parent.children.append(Paragraph("img", False, runs, 0, 0, images[placed]))
+            placed += 1
+        parent = _container(chain, nodes, root, tags)
         start, stop = bounds[number], bounds[number + 1]
-        paragraph = Paragraph(leaf, parent.elem == para and parent.kind in bare_kinds, runs, start, stop)
+        paragraph = Paragraph(leaf, parent.elem == para and parent.kind in bare_kinds, runs, start, stop, elem=para)
         if raw is not None and True in raw[start:stop]:
             _fix_raw_white_space(paragraph, raw)
         parent.children.append(paragraph)
+    for image, info in zip(images[placed:], image_infos[placed:], strict=True):
+        _container(info[0], nodes, root, tags).children.append(Paragraph("img", False, runs, 0, 0, image))
     return root
+
+
+def _container(chain: tuple[int, ...], nodes: dict[int, Container], root: Container, tags: list[str]) -> Container:
+    """The innermost container of ``chain``, made (with its missing ancestors) if it was not yet."""
+    return (nodes.get(chain[-1]) or _open_containers(chain, nodes, root, tags)) if chain else root
 
 
 def _separate_items(
