@@ -37,6 +37,15 @@ def test_a_paragraph_inside_a_list_item_stays_inside_it() -> None:
     assert first_item.count("paragraph_open") == 2
 
 
+def test_text_between_items_is_not_read_as_the_previous_item() -> None:
+    text = markdown("<ol start='2'><li><p>Item two</p></li><p>Loose note</p><li>Item three</li></ol>")
+    tokens = COMMONMARK.parse(text)
+    items = [t for t in tokens if t.type == "list_item_open"]
+    assert len(items) == 2
+    loose = next(i for i, t in enumerate(tokens) if t.type == "inline" and t.content == "Loose note")
+    assert tokens[loose - 1].level == 0  # a paragraph of its own, outside both items
+
+
 def test_a_heading_never_becomes_a_bullet() -> None:
     text = markdown("<h2>- not a bullet</h2><p>+ nor this</p><p>1. nor a number</p>")
     tokens = structure(text)
@@ -58,6 +67,9 @@ def test_code_blocks_keep_their_language_class() -> None:
     text = markdown('<pre><code class="language-python">print("hi")\nx = 1</code></pre>')
     fences = [t for t in COMMONMARK.parse(text) if t.type == "fence"]
     assert [(f.info, f.content) for f in fences] == [("python", 'print("hi")\nx = 1\n')]
+    html = as_html('<pre class="lang-js">let a = 1;</pre><pre>plain</pre>')
+    assert html == '<pre><code class="language-js">let a = 1;</code></pre>\n<pre>plain</pre>'
+    assert markdown("<p>Before</p><p>~~~ not a fence</p>") == "Before\n\n\\~~~ not a fence"
 
 
 def test_block_quotes_and_figure_captions_stay_attached() -> None:

@@ -10,25 +10,34 @@ TEXT_BULLET = "- "
 
 
 def list_lines(node: Container, dialect: LineDialect, chunks: Chunks) -> str:
-    """List items one per line, marked, continuation lines indented under the marker."""
+    """List items one per line, marked, continuation lines indented under the marker.
+
+    Text that sits in the list outside any item is set apart by the dialect's item gap, so that
+    Markdown does not read it as the previous item's continuation.
+    """
     document = dialect.document
     first = list_start(document, node) - 1 if node.kind == "ol" else None
-    items = []
+    out: list[str] = []
+    after_item = False
     for child in node.children:
+        is_item = isinstance(child, Container) and child.kind == "li"
+        if out:
+            out.append("\n" if is_item and after_item else dialect.item_gap)
+        after_item = is_item
         if not isinstance(child, Container) or child.kind != "li":
-            items.extend(chunks([child], dialect))
+            out.append("\n".join(chunks([child], dialect)))
             continue
         # An ordered item's number is its position in the source list, so
         # dropped items leave the remaining numbers as the reader saw them.
         marker = TEXT_BULLET if first is None else f"{first + int(document.elem_nth[child.elem])}. "
         body = "".join(
-            (_gap(node, dialect) if number else "") + "\n".join(chunks([node], dialect))
-            for number, node in enumerate(child.children)
+            (_gap(part, dialect) if number else "") + "\n".join(chunks([part], dialect))
+            for number, part in enumerate(child.children)
         )
         first_line, *rest = body.split("\n")
         indent = " " * len(marker)  # continuation lines under the marker; blank lines stay empty
-        items.append("\n".join([marker + first_line, *(indent + line if line else line for line in rest)]))
-    return "\n".join(items)
+        out.append("\n".join([marker + first_line, *(indent + line if line else line for line in rest)]))
+    return "".join(out)
 
 
 def _gap(node: Container | Paragraph, dialect: LineDialect) -> str:

@@ -156,7 +156,7 @@ def write_inline(paragraph: Paragraph, markup: Markup) -> str:
 # Markdown escaping: characters that open markup anywhere in a line, and
 # line starts that would read as a heading, list item, quote or rule.
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<]|&(?=#?\w+;))")  # "&" only where it would start an entity
-MD_LINE_START = re.compile(r"^([-+=#>])|^(\d{1,9})([.)])(?=\s|$)", re.MULTILINE)
+MD_LINE_START = re.compile(r"^([-+=#>~])|^(\d{1,9})([.)])(?=\s|$)", re.MULTILINE)
 _MD_URL_UNSAFE = re.compile(r"[\s()<>]")
 BACKTICK_RUNS = re.compile(r"`+")
 
