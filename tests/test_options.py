@@ -13,6 +13,7 @@ from service.backends.registry import BackendRegistry
 from service.errors import InvalidSelector, NothingSelected
 from service.options import Options
 from service.parsing.document import Document
+from service.parsing.lexbor import parse_html
 from service.pipeline import Extraction, Extractor
 
 LONG = "A sentence long enough to count as the body of an article, with more words after it. " * 3
@@ -152,3 +153,23 @@ def test_unknown_options_are_refused() -> None:
         Options(favor="speed")
     with pytest.raises(TypeError):
         Options(include_everything=True)  # type: ignore[call-arg]
+
+
+@pytest.mark.parametrize(
+    ("options", "blocks"),
+    [
+        ({"remove_selector": "html"}, 0),  # everything goes, the tree keeps its root
+        ({"remove_selector": "*"}, 0),  # nested matches are removed once, from the outermost
+        ({"target_selector": ":root"}, 2),  # the whole page is the target
+        ({"target_selector": "div, p"}, 2),  # nested targets
+        ({"remove_selector": "div"}, 1),
+    ],
+)
+def test_selectors_at_the_edges(options: dict[str, str], blocks: int) -> None:
+    document = parse_html("<title>T</title><p>x</p><div><p>y</p></div>", **options)
+    assert (len(document), document.title) == (blocks, "T")
+
+
+def test_a_selector_no_page_can_hold_is_invalid() -> None:
+    with pytest.raises(InvalidSelector):
+        parse_html("<p>x</p>", target_selector="\ud800")

@@ -22,20 +22,35 @@ def apply_selectors(tree: LexborHTMLParser, target: str | None, remove: str | No
     if root is None:
         return
     if remove:
-        for node in _select(root, remove, "remove_selector"):
-            node.decompose()
+        for node in _outermost(_select(root, remove, "remove_selector")):
+            for doomed in list(node.iter(include_text=True)) if node.mem_id == root.mem_id else [node]:
+                doomed.decompose()  # the root itself stays, empty: the tree keeps its <html>
     if target:
         matched = _select(root, target, "target_selector")
         if not matched:
             raise NothingSelected(f"target_selector {target!r} matches nothing on the page")
-        _keep_only(root, matched)
+        if all(node.mem_id != root.mem_id for node in matched):
+            _keep_only(root, matched)
 
 
 def _select(root: LexborNode, selector: str, name: str) -> list[LexborNode]:
     try:
         return list(root.css(selector))
-    except SelectolaxError as error:
+    except (SelectolaxError, UnicodeError) as error:  # UnicodeError: a lone surrogate, which no page can hold
         raise InvalidSelector(f"{name} {selector!r} is not a CSS selector this service can read: {error}") from error
+
+
+def _outermost(nodes: list[LexborNode]) -> list[LexborNode]:
+    """The nodes not inside another of them: removing a node removes what is inside it, never twice."""
+    chosen = {node.mem_id for node in nodes}
+    outermost = []
+    for node in nodes:
+        parent = node.parent
+        while parent is not None and parent.mem_id not in chosen:
+            parent = parent.parent
+        if parent is None:
+            outermost.append(node)
+    return outermost
 
 
 def _keep_only(root: LexborNode, matched: list[LexborNode]) -> None:
