@@ -36,7 +36,4 @@ def comment_elements(document: Document) -> np.ndarray:
 
 def comment_blocks(document: Document) -> np.ndarray:
     """Whether each block sits in a comment thread (bool per block)."""
-    if len(document) == 0:
-        return np.zeros(0, dtype=bool)
-    in_thread = document.nearest_marked(comment_elements(document)) >= 0
-    return in_thread[document.block_elem]
+    return document.blocks_within(comment_elements(document))

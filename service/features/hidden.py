@@ -34,7 +34,4 @@ def hiding_elements(document: Document) -> np.ndarray:
 
 def hidden_blocks(document: Document) -> np.ndarray:
     """Whether each block sits in a hidden subtree (bool per block)."""
-    if len(document) == 0:
-        return np.zeros(0, dtype=bool)
-    hidden_elems = document.nearest_marked(hiding_elements(document)) >= 0
-    return hidden_elems[document.block_elem]
+    return document.blocks_within(hiding_elements(document))

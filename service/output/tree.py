@@ -272,26 +272,40 @@ def build_tree(
     bounds = first.tolist()
     bounds.append(len(texts))
     paragraph_elems = paragraph_of[kept[first]]
-    first_blocks = [*kept[first].tolist(), len(document)]
-    image_infos = facts.lookup(np.fromiter((image.elem for image in images), dtype=np.int64, count=len(images)))
+    first_blocks = kept[first].tolist()
+    image_elems = np.fromiter((image.elem for image in images), dtype=np.int64, count=len(images))
+    queue = list(zip(images, [info[0] for info in facts.lookup(image_elems)], strict=True))
     placed = 0
     for number, (para, (chain, _, leaf, _, _, _)) in enumerate(
         zip(paragraph_elems.tolist(), facts.lookup(paragraph_elems), strict=True)
     ):
-        while placed < len(images) and images[placed].before_block <= first_blocks[number]:
-            image_chain = image_infos[placed][0]
-            image_parent = _container(image_chain, nodes, root, tags)
-            image_parent.children.append(Paragraph("img", False, runs, 0, 0, images[placed]))
-            placed += 1
+        placed = _place_images(queue, placed, first_blocks[number], runs=runs, nodes=nodes, root=root, tags=tags)
         parent = _container(chain, nodes, root, tags)
         start, stop = bounds[number], bounds[number + 1]
         paragraph = Paragraph(leaf, parent.elem == para and parent.kind in bare_kinds, runs, start, stop, elem=para)
         if raw is not None and True in raw[start:stop]:
             _fix_raw_white_space(paragraph, raw)
         parent.children.append(paragraph)
-    for image, info in zip(images[placed:], image_infos[placed:], strict=True):
-        _container(info[0], nodes, root, tags).children.append(Paragraph("img", False, runs, 0, 0, image))
+    _place_images(queue, placed, len(document), runs=runs, nodes=nodes, root=root, tags=tags)
     return root
+
+
+def _place_images(
+    queue: list[tuple[Image, tuple[int, ...]]],
+    placed: int,
+    before_block: int,
+    *,
+    runs: Runs,
+    nodes: dict[int, Container],
+    root: Container,
+    tags: list[str],
+) -> int:
+    """Append the queued images (each with its container chain) that come before ``before_block``; the count placed."""
+    while placed < len(queue) and queue[placed][0].before_block <= before_block:
+        image, chain = queue[placed]
+        _container(chain, nodes, root, tags).children.append(Paragraph("img", False, runs, 0, 0, image))
+        placed += 1
+    return placed
 
 
 def _container(chain: tuple[int, ...], nodes: dict[int, Container], root: Container, tags: list[str]) -> Container:

@@ -175,6 +175,12 @@ class Document:
         nearest = jump[:-1]
         return np.where(nearest == count, -1, nearest)
 
+    def blocks_within(self, marked: np.ndarray) -> np.ndarray:
+        """Whether each block sits in the subtree of an element where ``marked`` (bool per element) holds."""
+        if len(self) == 0:
+            return np.zeros(0, dtype=bool)
+        return (self.nearest_marked(marked) >= 0)[self.block_elem]
+
     def ancestors_at(self, elems: np.ndarray, levels: int) -> np.ndarray:
         """The element ``levels`` steps above each of ``elems`` (the root where there are fewer)."""
         out = np.asarray(elems)
