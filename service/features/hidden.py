@@ -10,6 +10,7 @@ attribute, or ``aria-hidden="true"``, and so is everything under it.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -30,6 +31,13 @@ def hiding_elements(document: Document) -> np.ndarray:
     for elem, style in document.elem_attribute("style").items():
         hides[elem] |= _HIDING_STYLE.search(style) is not None
     return hides
+
+
+def attributes_hide(attributes: Mapping[str, str | None]) -> bool:
+    """Whether an element with these attributes hides itself (:func:`hiding_elements` for one element)."""
+    if "hidden" in attributes or (attributes.get("aria-hidden") or "").strip().lower() == "true":
+        return True
+    return _HIDING_STYLE.search(attributes.get("style") or "") is not None
 
 
 def hidden_blocks(document: Document) -> np.ndarray:

@@ -46,6 +46,10 @@ class AttributeSource(Protocol):
         """How many of the attributes ``names`` each element has (int32 by element id; no value is read)."""
         ...
 
+    def tagged(self, tags: Sequence[str]) -> dict[int, dict[str, str | None]]:
+        """Every attribute of each element whose tag is one of ``tags``, by element id (one pass over the tree)."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class Locator:
@@ -124,6 +128,10 @@ class Document:
         if found is None:
             found = self._named_attributes[(name, tag)] = self.attributes.named(name, tag)
         return found
+
+    def elem_attributes_of(self, tags: Sequence[str]) -> dict[int, dict[str, str | None]]:
+        """Every attribute of the ``tags`` elements: one look at the tree where a few tags need several attributes."""
+        return self.attributes.tagged(tags)
 
     def elem_attribute_counts(self, names: Sequence[str]) -> np.ndarray:
         """How many of the attributes ``names`` each element has: cheaper than their values, where presence counts."""
