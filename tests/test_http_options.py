@@ -4,12 +4,15 @@ through the test upstream on 127.0.0.1."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import fields
 from ipaddress import ip_network
 
 import httpx
 import pytest
 from conftest import LiveServer, Upstream
 
+from service.options import Options
+from service.output.formats import FORMATS
 from service.settings import Settings
 
 pytestmark = pytest.mark.timeout(60)
@@ -82,3 +85,14 @@ def test_respect_robots_refuses_what_robots_txt_disallows(fetching: httpx.Client
     assert fetching.get("/extract", params={"url": upstream.url("/hops/1")}).status_code == 200  # opt-in only
     robots_reads = [path for path, _ in upstream.requests if path == "/robots.txt"]
     assert len(robots_reads) == 1  # cached per host
+
+
+def test_every_option_is_documented_in_openapi(client: httpx.Client) -> None:
+    schema = client.get("/openapi.json").json()
+    wanted = {spec.name for spec in fields(Options)}
+    for method in ("get", "post"):
+        parameters = {p["name"]: p for p in schema["paths"]["/extract"][method]["parameters"]}
+        assert wanted <= parameters.keys(), method
+        assert all(parameters[name].get("description") for name in wanted)
+    assert parameters["format"]["schema"]["enum"] == list(FORMATS)
+    assert "readable" in schema["components"]["schemas"]["ExtractResponse"]["required"]

@@ -188,6 +188,7 @@ class ExtractResponseFields(BaseModel):
                     "backend_version": "1.0",
                     "title": "Example",
                     "text": "Example\n\nThe main text of the page, long enough to be kept.",
+                    "readable": 0.0,
                     "timings_ms": {"parse": 0.1, "classify": 0.05, "render": 0.02, "total": 0.17},
                 }
             ]
