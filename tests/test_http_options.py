@@ -85,6 +85,9 @@ def test_respect_robots_refuses_what_robots_txt_disallows(fetching: httpx.Client
     assert fetching.get("/extract", params={"url": upstream.url("/hops/1")}).status_code == 200  # opt-in only
     robots_reads = [path for path, _ in upstream.requests if path == "/robots.txt"]
     assert len(robots_reads) == 1  # cached per host
+    # a host the service must not reach is refused as such, not as a robots.txt it could not read
+    private = fetching.get("/extract", params={"url": "http://10.0.0.1/", "respect_robots": "true"})
+    assert (private.status_code, private.json()["error"]["code"]) == (403, "url_not_allowed")
 
 
 def test_every_option_is_documented_in_openapi(client: httpx.Client) -> None:

@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from urllib.parse import urlsplit
 from urllib.robotparser import RobotFileParser
 
-from service.fetching.errors import FetchError, RobotsDisallowed, UpstreamStatus
+from service.fetching.errors import FetchError, InvalidUrl, RobotsDisallowed, UpstreamStatus, UrlNotAllowed
 
 ROBOTS_TTL_S = 3600.0
 MAX_HOSTS = 1024
@@ -51,6 +51,8 @@ class RobotsCache:
             rules.parse(body.decode("utf-8", "replace").splitlines())
         except UpstreamStatus as error:
             rules.parse([] if error.status in CLIENT_ERRORS else DISALLOW_ALL)
+        except (InvalidUrl, UrlNotAllowed):
+            raise  # the page's own host is refused: that, not robots.txt, is the answer
         except FetchError:
             rules.parse(DISALLOW_ALL)
         self._rules[origin] = (time.monotonic() + ROBOTS_TTL_S, rules)
