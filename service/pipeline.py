@@ -10,18 +10,21 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache, cached_property
+from typing import Any
 
 from service.backends.base import WARM_UP_PAGE, Backend, BlockLabels
 from service.backends.coherence import whole_paragraphs
+from service.backends.favor import favor_shift, shift_labels
 from service.backends.pruning import prune_boilerplate
 from service.backends.registry import BackendRegistry, default_registry
-from service.errors import UnknownFormat
-from service.output.render import render_html, render_markdown, render_text
+from service.features.readable import readable_score
+from service.options import Options
+from service.output.formats import FORMATS, TEXT, RenderOptions, output_format, render_text
 from service.parsing.document import Document, Locator
 from service.parsing.lexbor import parse_html
 from service.settings import DEFAULT_BACKEND
 
-OUTPUT_FORMATS = ("text", "html", "markdown")
+DEFAULT_OPTIONS = Options()
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,15 +40,16 @@ class ExtractedBlock:
 
 @dataclass(frozen=True)
 class Extraction:
-    """The result of one extraction. ``html``/``markdown`` are set when asked for."""
+    """The result of one extraction: always its plain text, and ``content`` in the ``format`` asked for."""
 
     text: str
     title: str
     backend: str
     backend_version: str
     timings: dict[str, float]  # milliseconds per stage: parse, classify, render, total
-    html: str | None = None
-    markdown: str | None = None
+    format: str = TEXT  # a name in service.output.formats.FORMATS
+    content: str = ""  # the content in that format (the text itself for text)
+    readable: float = 0.0  # is there an article here at all: service.features.readable.readable_score
     url: str | None = None
     document: Document = field(repr=False, compare=False, default=None)  # type: ignore[assignment]
     labels: BlockLabels = field(repr=False, compare=False, default=None)  # type: ignore[assignment]
@@ -74,40 +78,31 @@ class Extractor:
         *,
         backend: str | None = None,
         url: str | None = None,
-        output: str = "text",
         charset: str | None = None,
-        include_comments: bool = False,
+        options: Options = DEFAULT_OPTIONS,
     ) -> Extraction:
-        check_output(output)
         chosen = self.backend(backend)
-        document, parse_ms = timed_parse(html, charset)
+        document, parse_ms = timed_parse(html, charset, options)
         started = time.perf_counter()
         labels = chosen.classify(document)
         return finish(
-            document,
-            labels,
-            chosen,
-            output=output,
-            url=url,
-            parse_ms=parse_ms,
-            classify_ms=elapsed_ms(started),
-            include_comments=include_comments,
+            document, labels, chosen, options=options, url=url, parse_ms=parse_ms, classify_ms=elapsed_ms(started)
         )
-
-
-def check_output(output: str) -> None:
-    if output not in OUTPUT_FORMATS:
-        raise UnknownFormat(output, OUTPUT_FORMATS)
 
 
 def elapsed_ms(started: float) -> float:
     return (time.perf_counter() - started) * 1e3
 
 
-def timed_parse(html: str | bytes, charset: str | None = None) -> tuple[Document, float]:
-    """The first stage: the page's Document and the milliseconds the parse took."""
+def timed_parse(
+    html: str | bytes, charset: str | None = None, options: Options = DEFAULT_OPTIONS
+) -> tuple[Document, float]:
+    """The first stage: the page's Document (pruned by the caller's selectors) and the milliseconds it took."""
     started = time.perf_counter()
-    return parse_html(html, charset=charset), elapsed_ms(started)
+    document = parse_html(
+        html, charset=charset, target_selector=options.target_selector, remove_selector=options.remove_selector
+    )
+    return document, elapsed_ms(started)
 
 
 def finish(
@@ -115,26 +110,26 @@ def finish(
     labels: BlockLabels,
     backend: Backend,
     *,
-    output: str,
+    options: Options = DEFAULT_OPTIONS,
     url: str | None,
     parse_ms: float,
     classify_ms: float,
-    include_comments: bool = False,
 ) -> Extraction:
-    """The last stage: whole paragraphs, pruning, render the kept blocks and assemble the Extraction.
+    """The last stage: the caller's favor, whole paragraphs, pruning, render and assemble the Extraction.
 
     Separate from :meth:`Extractor.extract` so that a caller which classifies
     elsewhere (the HTTP layer's micro-batcher) assembles exactly the same result.
     Every backend's labels pass through :func:`whole_paragraphs` here, so no
     backend cuts a sentence, then through :func:`prune_boilerplate` (comment
-    threads, unless ``include_comments``, and link lists on pages not made of them).
+    threads, unless ``include_comments``, link lists and furniture on pages not made of them).
     """
     started = time.perf_counter()
-    labels = prune_boilerplate(document, whole_paragraphs(document, labels), include_comments=include_comments)
+    labels = whole_paragraphs(document, shift_labels(labels, favor_shift(backend.name, options.favor)))
+    labels = prune_boilerplate(document, labels, include_comments=options.include_comments)
     keep = labels.labels
-    text = render_text(document, keep)
-    rendered_html = render_html(document, keep, base_url=url) if output == "html" else None
-    rendered_markdown = render_markdown(document, keep, base_url=url) if output == "markdown" else None
+    chosen = render_options(document, backend, options, url)
+    text = render_text(document, keep, chosen)
+    content = text if options.format == TEXT else output_format(options.format).render(document, keep, chosen)
     render_ms = elapsed_ms(started)
     return Extraction(
         text=text,
@@ -147,11 +142,25 @@ def finish(
             "render": render_ms,
             "total": parse_ms + classify_ms + render_ms,
         },
-        html=rendered_html,
-        markdown=rendered_markdown,
+        format=options.format,
+        content=content,
+        readable=readable_score(document),
         url=url,
         document=document,
         labels=labels,
+    )
+
+
+def render_options(document: Document, backend: Backend, options: Options, url: str | None) -> RenderOptions:
+    """What the renderers are asked for: the caller's choices, with the page's title and front matter."""
+    fields = {"title": document.title, "url": url or "", "backend": backend.name}
+    return RenderOptions(
+        base_url=url,
+        links=options.include_links,
+        images=options.include_images,
+        tables=options.include_tables,
+        title=document.title if options.include_title else None,
+        front_matter={key: value for key, value in fields.items() if value} if options.front_matter else None,
     )
 
 
@@ -162,8 +171,8 @@ def warm_up(extractor: Extractor, backends: Iterable[str]) -> None:
     and runs each model for the first time.
     """
     for name in backends:
-        for output in OUTPUT_FORMATS:
-            extractor.extract(WARM_UP_PAGE, backend=name, output=output)
+        for output in FORMATS:
+            extractor.extract(WARM_UP_PAGE, backend=name, options=Options(format=output, include_images=True))
 
 
 @cache
@@ -177,15 +186,16 @@ def extract(
     *,
     backend: str | None = None,
     url: str | None = None,
-    output: str = "text",
+    output: str = TEXT,
     charset: str | None = None,
-    include_comments: bool = False,
+    **choices: Any,
 ) -> Extraction:
     """Extract the main content of one page with the shipped backends.
 
-    ``output`` is ``"text"``, ``"html"`` or ``"markdown"``; ``text`` is always set. Reader
-    comments are left out unless ``include_comments`` (or unless they are most of the page).
+    ``output`` names a format of :data:`~service.output.formats.FORMATS` (text, html, markdown); ``text``
+    is always set, ``content`` holds the content in ``output``. ``choices`` are the other fields of
+    :class:`~service.options.Options` (``favor="precision"``, ``include_comments=False``, ...); a name
+    it does not have is a TypeError.
     """
-    return default_extractor().extract(
-        html, backend=backend, url=url, output=output, charset=charset, include_comments=include_comments
-    )
+    options = Options(format=output, **choices)
+    return default_extractor().extract(html, backend=backend, url=url, charset=charset, options=options)

@@ -292,6 +292,8 @@ class Upstream:
             self._redirect(handler, f"/hops/{left - 1}" if left > 1 else "/page")
         elif path == "/to":
             self._redirect(handler, unquote(query.removeprefix("location=")))
+        elif path == "/robots.txt":  # the hops are off limits to every robot
+            self._send(handler, 200, b"User-agent: *\nDisallow: /hops/\n", "text/plain")
         elif path == "/image":
             self._send(handler, 200, b"\x89PNG\r\n\x1a\n" + bytes(100), "image/png")
         elif path == "/big":

@@ -227,9 +227,9 @@ def test_compare_puts_every_backend_side_by_side(two_backends: httpx.Client) -> 
     assert set(block["scores"]) == set(block["is_content"]) == {"boilerpipe", "keep_all"}
     (pair,) = body["agreement"]
     assert pair["backends"] == ["boilerpipe", "keep_all"]
-    kept = sum(b["is_content"]["boilerpipe"] for b in body["blocks"])
-    assert pair["agreement"] == pytest.approx(kept / len(body["blocks"]))  # keep_all keeps every block
-    assert pair["jaccard"] == pytest.approx(kept / len(body["blocks"]))
+    labels = [(b["is_content"]["boilerpipe"], b["is_content"]["keep_all"]) for b in body["blocks"]]
+    assert pair["agreement"] == pytest.approx(sum(a == b for a, b in labels) / len(labels))
+    assert pair["jaccard"] == pytest.approx(sum(a and b for a, b in labels) / sum(a or b for a, b in labels))
 
 
 def test_backend_all_on_extract_is_a_compare(two_backends: httpx.Client) -> None:

@@ -21,7 +21,7 @@ def everything_kept(document: Document) -> BlockLabels:
     return BlockLabels(scores=np.full(len(document), 0.9, np.float32), labels=np.ones(len(document), bool))
 
 
-def kept_text(html: str, *, include_comments: bool = False) -> str:
+def kept_text(html: str, *, include_comments: bool | None = None) -> str:
     document = parse_html(html)
     labels = prune_boilerplate(document, everything_kept(document), include_comments=include_comments)
     assert cut_paragraphs(document, labels.labels) == 0
@@ -35,9 +35,15 @@ def test_an_article_loses_its_comment_thread_and_its_link_list() -> None:
     assert "Other headline" not in text
 
 
-def test_comments_stay_when_the_caller_asks_for_them() -> None:
-    text = kept_text(f"<article>{ARTICLE}{COMMENTS}</article>", include_comments=True)
-    assert "Reader 3 thinks so." in text
+def test_the_caller_owns_the_comments_when_it_says_so() -> None:
+    assert "Reader 3 thinks so." in kept_text(f"<article>{ARTICLE}{COMMENTS}</article>", include_comments=True)
+    short = "<p>" + "A short note. " * 20 + "</p>"
+    assert "Reader" not in kept_text(f"<article>{short}{COMMENTS}</article>", include_comments=False)
+
+
+def test_a_comment_word_on_the_page_frame_marks_no_thread() -> None:
+    text = kept_text(f'<body class="single has-comments"><article>{ARTICLE}</article></body>', include_comments=False)
+    assert "Sentence 79" in text
 
 
 def test_a_short_article_keeps_its_comments() -> None:

@@ -15,9 +15,18 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from service.errors import EmptyPage, ExtractionError, NotHtml, UnknownBackend, UnknownFormat
+from service.errors import (
+    EmptyPage,
+    ExtractionError,
+    InvalidSelector,
+    NothingSelected,
+    NotHtml,
+    UnknownBackend,
+    UnknownFormat,
+)
 from service.fetching.errors import (
     InvalidUrl,
+    RobotsDisallowed,
     TooManyRedirects,
     UpstreamError,
     UpstreamNotHtml,
@@ -68,11 +77,14 @@ ERROR_TABLE: dict[type[Exception], tuple[int, str]] = {
     InvalidUrl: (400, "invalid_url"),
     Unauthorized: (401, "unauthorized"),
     UrlNotAllowed: (403, "url_not_allowed"),
+    RobotsDisallowed: (403, "robots_disallowed"),
     BodyTooLarge: (413, "body_too_large"),
     TooManyDocuments: (413, "too_many_documents"),
     UnsupportedMediaType: (415, "unsupported_media_type"),
     RequestValidationError: (422, "validation_error"),
     NotHtml: (422, "not_html"),
+    InvalidSelector: (422, "invalid_selector"),
+    NothingSelected: (422, "nothing_selected"),
     Overloaded: (429, "overloaded"),
     TooManyRedirects: (502, "too_many_redirects"),
     UpstreamTooLarge: (502, "upstream_too_large"),

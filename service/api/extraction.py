@@ -25,8 +25,9 @@ from service.errors import ExtractionError, UnknownBackend
 from service.fetching.errors import UrlNotAllowed
 from service.fetching.fetcher import FetchedPage
 from service.metrics import NO_BACKEND
+from service.options import Options
 from service.parsing.document import Document
-from service.pipeline import Extraction, Extractor, check_output, elapsed_ms, finish, timed_parse
+from service.pipeline import Extraction, Extractor, elapsed_ms, finish, timed_parse
 from service.runtime.batcher import MicroBatcher
 from service.runtime.errors import Overloaded
 
@@ -39,7 +40,7 @@ class Job:
 
     page: Page
     backend: str | None  # None: the default backend
-    output: str
+    options: Options
 
 
 # One job's result: its extraction, or the error that concerns its page alone.
@@ -59,7 +60,7 @@ def _extract_each(extractor: Extractor, jobs: Sequence[Job]) -> list[Outcome]:
         try:
             outcomes.append(
                 extractor.extract(
-                    job.page.html, backend=job.backend, url=job.page.url, output=job.output, charset=job.page.charset
+                    job.page.html, backend=job.backend, url=job.page.url, charset=job.page.charset, options=job.options
                 )
             )
         except Overloaded:
@@ -128,33 +129,36 @@ async def _extract_one(state: AppState, loop: asyncio.AbstractEventLoop, job: Jo
         if isinstance(outcome, ExtractionError):
             raise outcome
         return outcome
-    check_output(job.output)
     backend = cast(BatchedBackend, state.extractor.backend(job.backend))  # only batched backends get a batcher
-    document, parse_ms, encoded = await loop.run_in_executor(state.cpu_pool, _prepare, backend, job.page)
+    document, parse_ms, encoded = await loop.run_in_executor(state.cpu_pool, _prepare, backend, job)
     started = time.perf_counter()
     scores = await batcher.submit(encoded)
     classify_ms = elapsed_ms(started)
     return await loop.run_in_executor(
         state.cpu_pool,
-        partial(finish, output=job.output, url=job.page.url, parse_ms=parse_ms, classify_ms=classify_ms),
+        partial(finish, options=job.options, url=job.page.url, parse_ms=parse_ms, classify_ms=classify_ms),
         document,
         backend.labels(scores),
         backend,
     )
 
 
-def _prepare(backend: BatchedBackend, page: Page) -> tuple[Document, float, Sized]:
+def _prepare(backend: BatchedBackend, job: Job) -> tuple[Document, float, Sized]:
     """Parse and encode in a worker thread: everything before the batched inference."""
-    document, parse_ms = timed_parse(page.html, page.charset)
+    document, parse_ms = timed_parse(job.page.html, job.page.charset, job.options)
     return document, parse_ms, backend.encode(document)
 
 
-async def fetch_page(state: AppState, url: str, *, allow_error_status: bool = False) -> tuple[FetchedPage, float]:
-    """The page at ``url`` and the milliseconds it took, counted in the fetch metrics."""
+async def fetch_page(
+    state: AppState, url: str, *, allow_error_status: bool = False, respect_robots: bool = False
+) -> tuple[FetchedPage, float]:
+    """The page at ``url`` (asking its robots.txt first, when told to) and the milliseconds it took, counted."""
     metrics = state.metrics
     with state.fetch_admission.admit():
         started = time.perf_counter()
         try:
+            if respect_robots:
+                await state.fetcher.robots.check(url)
             fetched = await state.fetcher.fetch(url, allow_error_status=allow_error_status)
         except UrlNotAllowed as error:
             metrics.blocked_urls.labels(error.reason).inc()

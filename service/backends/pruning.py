@@ -10,7 +10,8 @@ comments
     leaves in a container whose id, class or ARIA role names a comment thread
     (:data:`~service.features.structure.REGIONS` ``comment``), dropped where the backend kept
     at least :data:`MIN_CHARS_BESIDE_COMMENTS` characters outside them (an article under its
-    thread; a forum's opening post is rarely that long), unless the caller asks for comments;
+    thread; a forum's opening post is rarely that long). The caller can own the decision:
+    ``include_comments=False`` drops every comment leaf, ``True`` none;
 link lists
     leaves whose paragraph's parent element is more than :data:`LINK_DENSITY_MIN` link text,
     dropped unless such leaves are more than :data:`LINK_LIST_SHARE_MAX` of the kept characters;
@@ -47,7 +48,7 @@ FURNITURE = ("nav", "aside", "footer", "form")  # regions of features/structure.
 FURNITURE_SHARE_MAX = 0.4  # a kind of furniture above this share of the kept text is the page's content
 
 
-def prune_boilerplate(document: Document, labels: BlockLabels, *, include_comments: bool = False) -> BlockLabels:
+def prune_boilerplate(document: Document, labels: BlockLabels, *, include_comments: bool | None = None) -> BlockLabels:
     """``labels`` without an article's comment thread, and the link lists and furniture that are a minority of it."""
     if len(document) == 0 or not labels.labels.any():
         return labels
@@ -65,8 +66,8 @@ def prune_boilerplate(document: Document, labels: BlockLabels, *, include_commen
     for region in FURNITURE:
         dropped |= minority((regions & REGION_BITS[region]) != 0, FURNITURE_SHARE_MAX)
     dropped |= minority(hidden_blocks(document), FURNITURE_SHARE_MAX)
-    if not include_comments:
-        comments = ((regions & REGION_BITS["comment"]) != 0) & keep
-        if float(weights[keep & ~comments].sum()) >= MIN_CHARS_BESIDE_COMMENTS:
-            dropped |= comments
+    comments = ((regions & REGION_BITS["comment"]) != 0) & keep
+    beside = float(weights[keep & ~comments].sum())
+    if include_comments is False or (include_comments is None and beside >= MIN_CHARS_BESIDE_COMMENTS):
+        dropped |= comments
     return BlockLabels(scores=labels.scores, labels=keep & ~dropped)

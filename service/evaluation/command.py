@@ -12,7 +12,7 @@ import json
 import sys
 from pathlib import Path
 
-from service.evaluation import gate, oracle, tables
+from service.evaluation import favor, gate, oracle, tables
 from service.evaluation.datasets import AUTO_LAYOUT, LAYOUTS, Corpus, CorpusError, Page, load_corpus
 from service.evaluation.evaluate import System, backend_system, evaluate, peer_system
 from service.evaluation.peers import PEER_NAMES, PeerUnavailable
@@ -64,6 +64,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--floors", type=Path, default=gate.FLOORS_PATH, help="floors file (default: tests/quality_floors.json)"
     )
+    parser.add_argument(
+        "--favor-sweep",
+        action="store_true",
+        help="word P/R/F1 of each backend at each threshold shift, and the shifts favor would choose",
+    )
+    parser.add_argument(
+        "--shifts",
+        default=",".join(f"{s:g}" for s in favor.DEFAULT_SHIFTS),
+        help="comma-separated threshold shifts for --favor-sweep",
+    )
     parser.add_argument("--make-split", action="store_true", help="(re)write the split of the corpus deterministically")
     parser.add_argument("--seed", type=int, default=SEED, help="seed for --make-split")
 
@@ -77,6 +87,8 @@ def run(args: argparse.Namespace) -> int:
         if args.update_floors:
             return _update_floors(corpus, select(corpus, gate.GATE_PART, split), args)
         pages = select(corpus, args.part, split)
+        if args.favor_sweep:
+            return _favor_sweep(corpus, args.part, pages, args)
         if args.oracle:
             cases = oracle.run_oracle(pages)
             print(f"# {_describe(corpus, args.part, len(pages))}")
@@ -167,6 +179,15 @@ def _update_floors(corpus: Corpus, pages: list[Page], args: argparse.Namespace) 
         now = updated.floors[name]
         print(f"{name}: {gate.GATE_METRIC} {measured[name]:.4f} on {len(pages)} pages; floor {was} -> {now:.4f}")
     print(f"wrote {args.floors}")
+    return 0
+
+
+def _favor_sweep(corpus: Corpus, part: str, pages: list[Page], args: argparse.Namespace) -> int:
+    extractor = default_extractor()
+    shifts = sorted({float(s) for s in args.shifts.split(",") if s} | {0.0})
+    rows = favor.sweep(pages, extractor, _backend_names(extractor, args.backends), shifts)
+    print(f"# {_describe(corpus, part, len(pages))}; mean word scores over the pages with gold text")
+    print(favor.format_sweep(rows))
     return 0
 
 

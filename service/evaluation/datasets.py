@@ -31,7 +31,7 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
-from service.output.render import render_text
+from service.output.formats import render_text
 from service.parsing.document import Document
 from service.parsing.lexbor import parse_html
 

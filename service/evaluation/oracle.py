@@ -31,7 +31,7 @@ from service.evaluation.datasets import Page
 from service.evaluation.labels import LabelCache, aligned_tokens, labels_for
 from service.evaluation.metrics import PRF, word_prf, word_tokens
 from service.evaluation.progress import Progress
-from service.output.render import render_text
+from service.output.formats import render_text
 from service.parsing.lexbor import parse_html
 
 CAUSES = ("not in HTML", "only in scripts/attributes", "partial blocks", "order differs", "extra words")

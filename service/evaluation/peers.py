@@ -41,7 +41,7 @@ def _trafilatura(comments: bool) -> PeerExtract:
 def _readability(comments: bool) -> PeerExtract:
     from readability import Document as Readable  # noqa: PLC0415
 
-    from service.output.render import render_text  # noqa: PLC0415 - only this peer needs HTML-to-text
+    from service.output.formats import render_text  # noqa: PLC0415 - only this peer needs HTML-to-text
     from service.parsing.lexbor import parse_html  # noqa: PLC0415
 
     def extract(html: bytes) -> str:

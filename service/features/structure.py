@@ -42,6 +42,9 @@ REGIONS: dict[str, tuple[frozenset[str], frozenset[str], tuple[str, ...]]] = {
     "comment": (frozenset(), frozenset({"comment"}), ("comment", "disqus", "respond", "reply", "discussion")),
 }
 MIN_PREFIX = 4
+# Elements that hold the whole page: a region word on them (body class="has-sidebar single-comments")
+# marks the page's layout, not where the region is.
+FRAME_TAGS = frozenset({"html", "body", "main"})
 REGION_BITS = {region: 1 << i for i, region in enumerate(REGIONS)}
 
 
@@ -60,6 +63,8 @@ def _own_regions(document: Document) -> np.ndarray:
     for elem, tokens in enumerate(document.elem_tokens):
         for token in tokens:
             own[elem] |= _token_regions(token)
+    frame = np.fromiter((tag in FRAME_TAGS for tag in document.path_tag), dtype=bool)[document.elem_path]
+    own[frame] = 0
     return own
 
 

@@ -46,6 +46,10 @@ class AttributeSource(Protocol):
         """How many of the attributes ``names`` each element has (int32 by element id; no value is read)."""
         ...
 
+    def tagged(self, tags: Sequence[str]) -> dict[int, dict[str, str | None]]:
+        """Every attribute of each element whose tag is one of ``tags``, by element id (one pass over the tree)."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class Locator:
@@ -125,6 +129,10 @@ class Document:
             found = self._named_attributes[(name, tag)] = self.attributes.named(name, tag)
         return found
 
+    def elem_attributes_of(self, tags: Sequence[str]) -> dict[int, dict[str, str | None]]:
+        """Every attribute of the ``tags`` elements: one look at the tree where a few tags need several attributes."""
+        return self.attributes.tagged(tags)
+
     def elem_attribute_counts(self, names: Sequence[str]) -> np.ndarray:
         """How many of the attributes ``names`` each element has: cheaper than their values, where presence counts."""
         return self.attributes.counts(names)
@@ -174,6 +182,12 @@ class Document:
             jump = further
         nearest = jump[:-1]
         return np.where(nearest == count, -1, nearest)
+
+    def blocks_within(self, marked: np.ndarray) -> np.ndarray:
+        """Whether each block sits in the subtree of an element where ``marked`` (bool per element) holds."""
+        if len(self) == 0:
+            return np.zeros(0, dtype=bool)
+        return (self.nearest_marked(marked) >= 0)[self.block_elem]
 
     def ancestors_at(self, elems: np.ndarray, levels: int) -> np.ndarray:
         """The element ``levels`` steps above each of ``elems`` (the root where there are fewer)."""

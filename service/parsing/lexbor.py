@@ -18,6 +18,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from service.parsing.decode import to_utf8
 from service.parsing.document import BLOCK_LEVEL_TAGS, Document
 from service.parsing.nesting import flatten_deep_nesting
+from service.parsing.selection import apply_selectors
 
 # Subtrees a browser never renders as text. <noscript> is kept on purpose:
 # some forum software serves its posts only there.
@@ -91,18 +92,29 @@ def _title(tree: LexborHTMLParser) -> str:
     return ""
 
 
-def parse_html(html: str | bytes, *, charset: str | None = None) -> Document:
-    """Parse a page into its :class:`Document`. Never raises on bad input."""
+def parse_html(
+    html: str | bytes,
+    *,
+    charset: str | None = None,
+    target_selector: str | None = None,
+    remove_selector: str | None = None,
+) -> Document:
+    """Parse a page into its :class:`Document`, pruned by the caller's selectors (:mod:`.selection`).
+
+    Never raises on bad input; a bad selector is the caller's error.
+    """
     utf8, encoding = to_utf8(html, charset)
     doctype_match = _DOCTYPE.match(utf8, 0, 1024)
     tree = LexborHTMLParser(flatten_deep_nesting(utf8))
     builder = _Builder()
     root = tree.root
+    title = _title(tree) if root is not None else ""  # the page's, whatever the selectors leave
+    apply_selectors(tree, target_selector, remove_selector)
     if root is not None:
         builder.walk(root)
     return builder.document(
         tree,
-        title=_title(tree) if root is not None else "",
+        title=title,
         lang=(root.attrs.get("lang") or "") if root is not None else "",
         doctype=doctype_match.group(1).decode("ascii", "replace").strip().lower() if doctype_match else "",
         encoding=encoding,
@@ -313,6 +325,18 @@ class _TreeAttributes:
         elems, recorded = self._recorded(nodes)
         values = [nodes[i].attrs.get(name) or "" for i in np.flatnonzero(recorded).tolist()]
         return dict(zip(elems.tolist(), values, strict=True))
+
+    def tagged(self, tags: Sequence[str]) -> dict[int, dict[str, str | None]]:
+        root = self._tree.root
+        tags = [tag for tag in tags if _ATTRIBUTE_NAME.fullmatch(tag)]
+        if root is None or not tags:
+            return {}
+        nodes = list(root.css(",".join(tags)))  # an element has one tag: matched once, however the list repeats
+        elems, recorded = self._recorded(nodes)
+        return {
+            elem: nodes[at].attributes
+            for elem, at in zip(elems.tolist(), np.flatnonzero(recorded).tolist(), strict=True)
+        }
 
     def counts(self, names: Sequence[str]) -> np.ndarray:
         root = self._tree.root

@@ -73,7 +73,7 @@ def _job(document: object, batch: BatchEnvelope) -> Job | Exception:
         return RequestValidationError([{**e, "loc": ("document", *e["loc"])} for e in error.errors()])
     except ExtractionError as error:
         return error
-    return Job(page, batch.backend, batch.format)
+    return Job(page, batch.backend, batch.extraction_options())
 
 
 def _result(state: AppState, outcome: Extraction | Exception, batch: BatchEnvelope) -> ExtractResponse | ErrorResponse:

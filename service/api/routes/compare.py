@@ -36,5 +36,5 @@ async def compare(request: Request, state: State, options: Annotated[CompareOpti
     label_backend(request, state, ALL_BACKENDS)
     page, chosen = await read_page(request, state.settings.max_body_bytes, options, CompareRequest)
     names = compare_backends(state, chosen.backends)
-    extractions = await run_extractions(state, [Job(page, name, chosen.format) for name in names])
+    extractions = await run_extractions(state, [Job(page, name, chosen.extraction_options()) for name in names])
     return as_json(to_compare(extractions, chosen.include_blocks))

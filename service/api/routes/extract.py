@@ -38,9 +38,9 @@ async def _answer(
     """One backend's result, or every backend's side by side when ``backend`` is ``all``."""
     if backend == ALL_BACKENDS:
         names = compare_backends(state, None)
-        extractions = await run_extractions(state, [Job(page, name, options.format) for name in names])
+        extractions = await run_extractions(state, [Job(page, name, options.extraction_options()) for name in names])
         return as_json(to_compare(extractions, options.include_blocks, **fields))
-    (extraction,) = await run_extractions(state, [Job(page, backend, options.format)])
+    (extraction,) = await run_extractions(state, [Job(page, backend, options.extraction_options())])
     extra = {"fetch": fetch_ms} if fetch_ms is not None else None
     return as_json(to_response(extraction, options.include_blocks, extra_timings_ms=extra, **fields))
 
@@ -73,7 +73,8 @@ async def extract_page(request: Request, state: State, options: Annotated[Extrac
         422,
         429,
         described={
-            403: "url_not_allowed: a scheme, credentials, port or address the service must not reach (redirects too)",
+            403: "url_not_allowed: a scheme, credentials, port or address the service must not reach (redirects "
+            "too); robots_disallowed: with respect_robots, the host's robots.txt refuses the URL",
             502: "upstream_error, upstream_status (a final answer outside 2xx, unless allow_error_status; the error "
             "carries upstream_status), too_many_redirects, upstream_too_large or upstream_not_html",
             504: "upstream_timeout",
@@ -90,7 +91,9 @@ async def extract_url(request: Request, state: State, options: Annotated[FetchOp
     unless ``allow_error_status`` asks for the error page to be extracted.
     """
     label_backend(request, state, options.backend)
-    fetched, fetch_ms = await fetch_page(state, options.url, allow_error_status=options.allow_error_status)
+    fetched, fetch_ms = await fetch_page(
+        state, options.url, allow_error_status=options.allow_error_status, respect_robots=options.respect_robots
+    )
     page = Page(fetched.body, fetched.charset, fetched.final_url)
     fields = fetch_fields(fetched, options.include_source)
     return await _answer(state, page, options.backend, options, fetch_ms, **fields)
