@@ -125,7 +125,8 @@ def finish(
     """
     started = time.perf_counter()
     labels = whole_paragraphs(document, shift_labels(labels, favor_shift(backend.name, options.favor)))
-    labels = prune_boilerplate(document, labels, include_comments=options.include_comments)
+    pruned = prune_boilerplate(document, labels, include_comments=options.include_comments)
+    labels = whole_paragraphs(document, pruned)  # again: a hidden span or a button inside a paragraph was pruned
     keep = labels.labels
     chosen = render_options(document, backend, options, url)
     text = render_text(document, keep, chosen)

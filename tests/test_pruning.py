@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import numpy as np
+from conftest import KeepAllBackend
 
 from service.backends.base import BlockLabels
 from service.backends.coherence import cut_paragraphs
 from service.backends.pruning import prune_boilerplate
+from service.backends.registry import BackendRegistry
 from service.parsing.document import Document
 from service.parsing.lexbor import parse_html
+from service.pipeline import Extractor
 
 ARTICLE = "<p>" + " ".join(f"Sentence {i} of the story, told at some length." for i in range(80)) + "</p>"
 LINK_ITEMS = "".join(f'<li><a href="/{i}">Other headline {i}</a></li>' for i in range(6))
@@ -19,6 +22,12 @@ COMMENTS = f'<section id="comments">{COMMENT_ITEMS}</section>'
 
 def everything_kept(document: Document) -> BlockLabels:
     return BlockLabels(scores=np.full(len(document), 0.9, np.float32), labels=np.ones(len(document), bool))
+
+
+def keep_all_registry() -> BackendRegistry:
+    registry = BackendRegistry()
+    registry.register("keep_all", KeepAllBackend)
+    return registry
 
 
 def kept_text(html: str, *, include_comments: bool | None = None) -> str:
@@ -78,6 +87,13 @@ def test_sidebars_navigation_and_hidden_blocks_go_where_they_are_a_minority() ->
 def test_a_layout_class_around_the_whole_page_is_not_furniture() -> None:
     text = kept_text(f'<div class="has-sidebar"><article>{ARTICLE}</article></div>')
     assert "Sentence 79" in text
+
+
+def test_no_backend_cuts_a_paragraph_that_pruning_touched_inside() -> None:
+    page = f"<article>{ARTICLE}<p>Press <button>Play</button> to hear the <span hidden>x</span> story.</p></article>"
+    extraction = Extractor(keep_all_registry(), default_backend="keep_all").extract(page)
+    assert cut_paragraphs(extraction.document, extraction.labels.labels) == 0
+    assert "Press Play to hear the" in extraction.text
 
 
 def test_only_labels_change_and_nothing_kept_stays_nothing() -> None:
