@@ -171,13 +171,15 @@ def _update_floors(corpus: Corpus, pages: list[Page], args: argparse.Namespace) 
     measured = gate.measure(pages, extractor, _backend_names(extractor, args.backends))
     digest = corpus.digest()
     floors = gate.Floors.read(args.floors) if args.floors.is_file() else gate.Floors(corpus.name, digest)
-    updated = gate.raise_floors(floors, measured, digest, allow_lower=args.allow_lower)
+    updated = gate.raise_floors(floors, measured.word_f1, digest, allow_lower=args.allow_lower)
     updated.write(args.floors)
-    for name in sorted(measured):
+    for name, f1 in sorted(measured.word_f1.items()):
         before = floors.floors.get(name)
         was = f"{before:.4f}" if before is not None else "none"
         now = updated.floors[name]
-        print(f"{name}: {gate.GATE_METRIC} {measured[name]:.4f} on {len(pages)} pages; floor {was} -> {now:.4f}")
+        cuts = measured.cut_paragraphs[name]
+        figures = f"{gate.GATE_METRIC} {f1:.4f} on {len(pages)} pages, {cuts} cut paragraphs"
+        print(f"{name}: {figures}; floor {was} -> {now:.4f}")
     print(f"wrote {args.floors}")
     return 0
 
