@@ -24,7 +24,7 @@ from service.api.app import create_app
 from service.backends.base import BlockLabels
 from service.backends.boilerpipe import BoilerpipeBackend
 from service.backends.registry import BackendRegistry
-from service.commands.loadtest import free_port
+from service.commands.pages import free_port
 from service.fetching.addresses import IPAddress
 from service.fetching.errors import UpstreamError
 from service.parsing.document import Document

@@ -18,8 +18,8 @@ from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
 from service.api.protocol import NoDelayHttpProtocol
 from service.commands import bench
-from service.commands.bench import load_pages
 from service.commands.loadtest import LoadConfig, load_test, passed
+from service.commands.pages import load_pages
 
 pytestmark = pytest.mark.timeout(60)
 
