@@ -21,6 +21,7 @@ import pytest
 import uvicorn
 
 from service.api.app import create_app
+from service.api.protocol import HttpProtocol
 from service.backends.base import BlockLabels
 from service.backends.boilerpipe import BoilerpipeBackend
 from service.backends.registry import BackendRegistry
@@ -100,6 +101,7 @@ class LiveServer:
             log_level="warning",
             lifespan="on",
             timeout_graceful_shutdown=settings.graceful_shutdown_timeout_s,
+            http=HttpProtocol,  # as `python -m service serve` runs it
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

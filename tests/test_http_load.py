@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
-from service.api.protocol import NoDelayHttpProtocol
+from service.api.protocol import HttpProtocol
 from service.commands import bench
 from service.commands.loadtest import LoadConfig, load_test, passed
 from service.commands.pages import load_pages
@@ -93,7 +93,7 @@ def test_the_served_protocol_turns_nagle_off_on_sockets_uvicorn_binds_itself(mon
         accepted, _ = listener.accept()
         with accepted:
             assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 0
-            NoDelayHttpProtocol.connection_made(object.__new__(NoDelayHttpProtocol), _Transport(accepted))  # type: ignore[arg-type]
+            HttpProtocol.connection_made(object.__new__(HttpProtocol), _Transport(accepted))  # type: ignore[arg-type]
             assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
 
 

@@ -59,6 +59,9 @@ def _add_http_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--server-cores", default=None, help="comma-separated cores for the server (default: --core)")
     group.add_argument("--client-core", type=int, default=1, help="core the load generator is pinned to")
     group.add_argument("--client", choices=("raw", "httpx"), default="raw", help="asyncio streams or httpx")
+    group.add_argument(
+        "--fresh-connections", action="store_true", help="a new connection per request (Connection: close)"
+    )
     group.add_argument("--overload-limit", type=int, default=2, help="EXTRACT_MAX_IN_FLIGHT of the overload round")
     group.add_argument("--overload-requests", type=int, default=1000, help="requests in the overload round (0: none)")
     group.add_argument("--overload-concurrency", type=int, default=64, help="requests at once in the overload round")

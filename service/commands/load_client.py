@@ -56,10 +56,17 @@ def _pipeline_total(body: bytes) -> float | None:
 
 
 class RawConnection:
-    """HTTP/1.1 over one keep-alive asyncio stream: no client library in the measured path."""
+    """HTTP/1.1 over one asyncio stream: no client library in the measured path.
 
-    def __init__(self, port: int) -> None:
+    Keep-alive by default; ``fresh`` opens a new connection for every request
+    and asks the server to close it (``Connection: close``), as one-shot
+    clients (a script, curl in a loop) do: each request then also costs the
+    server an accept, which it must keep up with while it is busy.
+    """
+
+    def __init__(self, port: int, *, fresh: bool = False) -> None:
         self.port = port
+        self.fresh = fresh
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
@@ -69,9 +76,10 @@ class RawConnection:
         reader, writer = self.reader, self.writer
         if reader is None:
             raise ConnectionError("no connection")
+        closing = "Connection: close\r\n" if self.fresh else ""
         head = (
             f"POST {path} HTTP/1.1\r\nHost: {HOST}:{self.port}\r\nContent-Type: text/html\r\n"
-            f"Content-Length: {len(body)}\r\n\r\n"
+            f"Content-Length: {len(body)}\r\n{closing}\r\n"
         )
         writer.write(head.encode())
         writer.write(body)
@@ -90,7 +98,7 @@ class RawConnection:
         else:
             content = await reader.read()
             await self.close()
-        if headers.get("connection", "").lower() == "close":
+        if self.fresh or headers.get("connection", "").lower() == "close":
             await self.close()
         return status, headers, content
 
@@ -124,7 +132,14 @@ def _sample(index: int, started: float, status: int, headers: Any, content: byte
 
 
 async def _drive(
-    port: int, pages: Sequence[bytes], *, concurrency: int, requests: int, duration_s: float, client: str
+    port: int,
+    pages: Sequence[bytes],
+    *,
+    concurrency: int,
+    requests: int,
+    duration_s: float,
+    client: str,
+    fresh: bool,
 ) -> tuple[list[Sample], float]:
     """``concurrency`` requests at a time, page ``i % len(pages)`` for request ``i``; the samples and the seconds."""
     samples: list[Sample] = []
@@ -132,12 +147,12 @@ async def _drive(
     deadline = time.perf_counter() + duration_s
     path = "/extract"
     url = f"http://{HOST}:{port}{path}"
-    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=0 if fresh else concurrency)
     pool = httpx.AsyncClient(limits=limits, timeout=REQUEST_TIMEOUT_S) if client == "httpx" else None
 
     async def one_worker() -> None:
         nonlocal next_index
-        connection = RawConnection(port)
+        connection = RawConnection(port, fresh=fresh)
         try:
             while next_index < requests and time.perf_counter() < deadline:
                 index = next_index
@@ -172,10 +187,28 @@ async def _drive(
 
 
 def drive(
-    url: str, pages: Sequence[bytes], concurrency: int, requests: int, duration_s: float, *, client: str = "raw"
+    url: str,
+    pages: Sequence[bytes],
+    concurrency: int,
+    requests: int,
+    duration_s: float,
+    *,
+    client: str = "raw",
+    fresh: bool = False,
 ) -> tuple[list[Sample], float]:
-    """Run one round against ``url`` (``http://127.0.0.1:PORT``): bounded by ``requests`` and ``duration_s``."""
+    """Run one round against ``url`` (``http://127.0.0.1:PORT``): bounded by ``requests`` and ``duration_s``.
+
+    ``fresh``: a new connection for every request instead of keep-alive.
+    """
     port = int(url.rsplit(":", 1)[1])
     return asyncio.run(
-        _drive(port, pages, concurrency=concurrency, requests=requests, duration_s=duration_s, client=client)
+        _drive(
+            port,
+            pages,
+            concurrency=concurrency,
+            requests=requests,
+            duration_s=duration_s,
+            client=client,
+            fresh=fresh,
+        )
     )

@@ -97,6 +97,7 @@ def overload_summary(samples: Sequence[Sample], seconds: float) -> dict[str, Any
         "rejected_without_retry_after": sum(1 for s in rejected if not s.retry_after),
         "server_errors": sum(v for k, v in statuses.items() if k >= 500),
         "transport_errors": statuses.get(0, 0),
+        "transport_error_kinds": dict(Counter(s.error for s in samples if s.status == 0)),
         "other": sum(v for k, v in statuses.items() if k not in (0, 200, 429) and k < 500),
         "duplicate_or_missing": [s.index for s in samples] != list(range(sent)),
         "rejected_latency_ms": _percentiles([s.latency_ms for s in rejected]),
@@ -152,10 +153,12 @@ def format_report(results: Sequence[dict[str, Any]]) -> str:
                 f"{name} overload: {over['sent']} requests, {over['concurrency']} at once, limit {over['limit']}: "
                 f"{over['ok']} x 200, {over['rejected']} x 429 ({over['rejected_without_retry_after']} without "
                 f"Retry-After), {over['server_errors']} x 5xx, {over['other']} other, {over['transport_errors']} "
-                f"transport errors; answered {over['answered']}/{over['sent']}, server counted "
-                f"{over['server_counted']}; {over['req_per_s']:.0f} answers/s; 429 latency p50 "
-                f"{_ms(over['rejected_latency_ms']['p50'])} ms, p99 {_ms(over['rejected_latency_ms']['p99'])} ms "
-                f"(closed loop: about {over['concurrency']} / answers per second)"
+                f"transport errors {over['transport_error_kinds'] or ''}; answered {over['answered']}/{over['sent']}, "
+                f"server counted {over['server_counted']}; {over['req_per_s']:.0f} answers/s; 429 latency p50 "
+                f"{_ms(over['rejected_latency_ms']['p50'])} ms, p99 {_ms(over['rejected_latency_ms']['p99'])} ms; "
+                f"200 latency p50 {_ms(over['ok_latency_ms']['p50'])} ms, p99 {_ms(over['ok_latency_ms']['p99'])} ms "
+                f"(closed loop: about {over['concurrency']} / answers per second); server CPU "
+                f"{over['server_cpu_s']:.1f} s in {over['seconds']:.1f} s"
             )
     return "\n".join(lines)
 

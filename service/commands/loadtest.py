@@ -41,7 +41,9 @@ def measured_round(server: Server, pages: Sequence[bytes], concurrency: int, con
     """One round with the CPU time the server and the client spent on it, per request."""
     requests = config.requests or len(pages)
     server_before, client_before = server.cpu_s(), time.process_time()
-    samples, seconds = drive(server.url, pages, concurrency, requests, config.duration_s, client=config.client)
+    samples, seconds = drive(
+        server.url, pages, concurrency, requests, config.duration_s, client=config.client, fresh=config.fresh
+    )
     server_cpu, client_cpu = server.cpu_s() - server_before, time.process_time() - client_before
     row = summarise(samples, seconds, concurrency)
     row["server_cpu_ms_per_request"] = server_cpu * 1e3 / len(samples) if samples else None
@@ -109,6 +111,7 @@ class LoadConfig:
     workers: int = 1
     server_cores: set[int] = field(default_factory=lambda: {0})
     client: str = "raw"
+    fresh: bool = False  # a new connection per request instead of keep-alive
     overload_limit: int = 2
     overload_requests: int = 1000
     overload_concurrency: int = 64
@@ -124,7 +127,7 @@ def load_test(config: LoadConfig, pages: Sequence[bytes], log: Callable[[str], N
     result: dict[str, Any] = {"backend": config.backend, "workers": config.workers, "rounds": []}
     with Server(config.backend, config.workers, config.server_cores, _server_env(config.workers)) as server:
         log(f"load: {config.backend} server on port {server.port}, cores {sorted(config.server_cores)}")
-        drive(server.url, pages, 1, WARMUP_REQUESTS, config.duration_s, client=config.client)
+        drive(server.url, pages, 1, WARMUP_REQUESTS, config.duration_s, client=config.client, fresh=config.fresh)
         before = counted_by_server(server.url)
         sent = 0
         for concurrency in config.concurrency:
@@ -150,8 +153,16 @@ def load_test(config: LoadConfig, pages: Sequence[bytes], log: Callable[[str], N
         }
         with Server(config.backend, config.workers, config.server_cores, env) as server:
             log(f"load: {config.backend} overload, {config.overload_concurrency} at once against a limit of {limit}")
-            drive(server.url, pages, 1, min(WARMUP_REQUESTS, limit), config.duration_s, client=config.client)
-            before = counted_by_server(server.url)
+            drive(
+                server.url,
+                pages,
+                1,
+                min(WARMUP_REQUESTS, limit),
+                config.duration_s,
+                client=config.client,
+                fresh=config.fresh,
+            )
+            before, cpu_before = counted_by_server(server.url), server.cpu_s()
             samples, seconds = drive(
                 server.url,
                 pages,
@@ -159,8 +170,10 @@ def load_test(config: LoadConfig, pages: Sequence[bytes], log: Callable[[str], N
                 config.overload_requests,
                 config.duration_s,
                 client=config.client,
+                fresh=config.fresh,
             )
             summary = overload_summary(samples, seconds)
+            summary["server_cpu_s"] = server.cpu_s() - cpu_before
             summary["limit"] = limit
             summary["concurrency"] = config.overload_concurrency
             summary["server_counted"] = counted_by_server(server.url) - before
@@ -202,6 +215,7 @@ def run(args: argparse.Namespace, data_dir: Path, cpu: str) -> int:
                 workers=workers,
                 server_cores=server_cores,
                 client=args.client,
+                fresh=args.fresh_connections,
                 overload_limit=args.overload_limit,
                 overload_requests=args.overload_requests,
                 overload_concurrency=args.overload_concurrency,
@@ -212,10 +226,12 @@ def run(args: argparse.Namespace, data_dir: Path, cpu: str) -> int:
     finally:
         os.sched_setaffinity(0, affinity)
         signal.signal(signal.SIGTERM, previous)
+    connections = "a new connection per request" if args.fresh_connections else "keep-alive"
     print(
         f"# POST /extract, {len(pages)} raw pages from {data_dir} in a fixed order; server: {workers} worker(s) "
-        f"pinned to core(s) {sorted(server_cores)}; client ({args.client}) pinned to core {client_core}; {cpu}; "
-        f"{os.cpu_count()} cores; load average {load_before[0]:.2f} before, {load_after[0]:.2f} after"
+        f"pinned to core(s) {sorted(server_cores)}; client ({args.client}, {connections}) pinned to core "
+        f"{client_core}; {cpu}; {os.cpu_count()} cores; "
+        f"load average {load_before[0]:.2f} before, {load_after[0]:.2f} after"
     )
     print(format_report(results))
     if args.json:
@@ -228,6 +244,7 @@ def run(args: argparse.Namespace, data_dir: Path, cpu: str) -> int:
             "server_cores": sorted(server_cores),
             "client_core": client_core,
             "client": args.client,
+            "fresh_connections": args.fresh_connections,
             "load_average": {"before": load_before, "after": load_after},
         }
         args.json.write_text(json.dumps({**meta, "results": results}, indent=2))
