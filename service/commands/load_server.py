@@ -26,9 +26,9 @@ STOP_TIMEOUT_S = 30.0  # SIGTERM, then SIGKILL after this
 LOG_TAIL_BYTES = 4000
 
 
-def process_group_cpu_s(pgid: int) -> float:
-    """User + system CPU seconds of the live processes in group ``pgid``, from ``/proc/*/stat``."""
-    ticks = 0
+def _group_stats(pgid: int) -> list[list[str]]:
+    """The fields of ``/proc/<pid>/stat`` after the name, for each live process in group ``pgid``."""
+    found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -36,9 +36,21 @@ def process_group_cpu_s(pgid: int) -> float:
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
         except OSError:  # gone meanwhile
             continue
-        if int(fields[2]) == pgid:  # after the name: state, ppid, pgrp, ..., utime (11), stime (12)
-            ticks += int(fields[11]) + int(fields[12])
+        if int(fields[2]) == pgid:  # after the name: state, ppid, pgrp, ..., utime (11), stime (12), ... rss (21)
+            found.append(fields)
+    return found
+
+
+def process_group_cpu_s(pgid: int) -> float:
+    """User + system CPU seconds of the live processes in group ``pgid``, from ``/proc/*/stat``."""
+    ticks = sum(int(fields[11]) + int(fields[12]) for fields in _group_stats(pgid))
     return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def process_group_rss_bytes(pgid: int) -> int:
+    """Resident memory of the live processes in group ``pgid`` together (the server and its workers)."""
+    pages = sum(int(fields[21]) for fields in _group_stats(pgid))
+    return pages * os.sysconf("SC_PAGE_SIZE")
 
 
 def usable_cores(wanted: set[int]) -> set[int]:
@@ -112,6 +124,12 @@ class Server:
         if self.process is None:
             return 0.0
         return process_group_cpu_s(self.process.pid)
+
+    def rss_bytes(self) -> int:
+        """Resident memory of the server's processes (its group: the workers too) now."""
+        if self.process is None:
+            return 0
+        return process_group_rss_bytes(self.process.pid)
 
     def log_tail(self) -> str:
         self.log.flush()

@@ -1,0 +1,38 @@
+"""``python -m service soak`` end to end on three fixture pages, and how it reads growth from a curve."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from service.cli import main
+from service.commands.soak import growth_per_thousand
+
+pytestmark = pytest.mark.timeout(120)
+
+PAGES = Path(__file__).parent / "fixtures" / "eval" / "wcxb"  # three raw pages, .html and .html.gz
+
+
+def test_the_soak_command_samples_the_servers_memory_every_window_and_writes_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "soak.json"
+    argv = ["soak", "--data", str(PAGES), "--requests", "7", "--sample-every", "3", "--concurrency", "2"]
+    assert main([*argv, "--backend", "boilerpipe", "--json", str(out)]) == 0
+    written = json.loads(out.read_text())
+    assert [s["requests"] for s in written["samples"]] == [0, 3, 6, 7]  # before the first request, then each window
+    assert all(s["rss_mb"] > 10 for s in written["samples"])  # a live Python server's memory, read from /proc
+    assert written["statuses"] == {"200": 7}
+    assert isinstance(written["growth_mb_per_1000"], float)
+    printed = capsys.readouterr().out
+    assert "RSS MB" in printed
+    assert "per 1,000 requests" in printed
+
+
+def test_growth_is_the_slope_after_the_warm_up_window() -> None:
+    samples = [{"requests": 0, "rss_mb": 100.0}]  # the warm-up jump to 300 MB is not growth
+    samples += [{"requests": n, "rss_mb": 300.0 + n / 500} for n in (500, 1000, 1500, 2000)]
+    assert growth_per_thousand(samples) == pytest.approx(2.0)
+    assert growth_per_thousand(samples[:2]) is None  # one point after the warm-up says nothing
