@@ -25,14 +25,15 @@ def test_the_soak_command_samples_the_servers_memory_every_window_and_writes_jso
     assert [s["requests"] for s in written["samples"]] == [0, 3, 6, 7]  # before the first request, then each window
     assert all(s["rss_mb"] > 10 for s in written["samples"])  # a live Python server's memory, read from /proc
     assert written["statuses"] == {"200": 7}
+    assert written["warm_up_requests"] == 3  # one pass over the three pages
     assert isinstance(written["growth_mb_per_1000"], float)
     printed = capsys.readouterr().out
     assert "RSS MB" in printed
     assert "per 1,000 requests" in printed
 
 
-def test_growth_is_the_slope_after_the_warm_up_window() -> None:
-    samples = [{"requests": 0, "rss_mb": 100.0}]  # the warm-up jump to 300 MB is not growth
-    samples += [{"requests": n, "rss_mb": 300.0 + n / 500} for n in (500, 1000, 1500, 2000)]
-    assert growth_per_thousand(samples) == pytest.approx(2.0)
-    assert growth_per_thousand(samples[:2]) is None  # one point after the warm-up says nothing
+def test_growth_is_the_slope_after_the_first_pass_over_the_pages() -> None:
+    samples = [{"requests": 0, "rss_mb": 100.0}, {"requests": 500, "rss_mb": 300.0}]  # a big page: not growth
+    samples += [{"requests": n, "rss_mb": 300.0 + n / 500} for n in (1000, 1500, 2000)]
+    assert growth_per_thousand(samples, warm_up=1000) == pytest.approx(2.0)
+    assert growth_per_thousand(samples, warm_up=2000) is None  # one point after the warm-up says nothing

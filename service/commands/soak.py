@@ -6,9 +6,11 @@ resident memory before the first request and after every ``--sample-every``
 requests: from ``/proc`` for the process group it started (the workers too), or
 from ``process_resident_memory_bytes`` in ``/metrics`` for a server given by URL
 (one worker). Prints the curve and the growth per 1,000 requests after the
-first sample window (the warm-up: first-request costs, caches filling), as a
-least-squares slope; ``--json`` writes it all. Not part of ``make test``: it
-takes minutes.
+warm-up, as a least-squares slope. The warm-up is the first pass over the
+corpus: until every page has been seen once, a new largest page can still
+raise the heap's high-water mark; after it, every request repeats a page, and
+memory that still grows is a leak. ``--json`` writes it all. Not part of
+``make test``: it takes minutes.
 """
 
 from __future__ import annotations
@@ -59,9 +61,9 @@ class MetricsMemory:
         raise RuntimeError(f"{self.url}/metrics has no process_resident_memory_bytes (several workers?)")
 
 
-def growth_per_thousand(samples: Sequence[dict[str, float]]) -> float | None:
-    """MB per 1,000 requests: the least-squares slope through the samples after the warm-up window."""
-    settled = [s for s in samples if s["requests"] > 0]
+def growth_per_thousand(samples: Sequence[dict[str, float]], warm_up: int) -> float | None:
+    """MB per 1,000 requests: the least-squares slope through the samples taken after ``warm_up`` requests."""
+    settled = [s for s in samples if s["requests"] >= warm_up]
     if len(settled) < 2:
         return None
     slope = np.polyfit([s["requests"] for s in settled], [s["rss_mb"] for s in settled], 1)[0]
@@ -93,7 +95,8 @@ def soak(
         "concurrency": config.concurrency,
         "statuses": {str(k): v for k, v in sorted(statuses.items())},
         "samples": samples,
-        "growth_mb_per_1000": growth_per_thousand(samples),
+        "warm_up_requests": len(pages),
+        "growth_mb_per_1000": growth_per_thousand(samples, len(pages)),
     }
 
 
@@ -103,7 +106,8 @@ def format_curve(result: dict[str, Any]) -> str:
     growth = result["growth_mb_per_1000"]
     first, last = result["samples"][0]["rss_mb"], result["samples"][-1]["rss_mb"]
     lines.append(
-        f"statuses {result['statuses']}; RSS {first:.1f} -> {last:.1f} MB; growth after the first window: "
+        f"statuses {result['statuses']}; RSS {first:.1f} -> {last:.1f} MB; growth after the warm-up "
+        f"(one pass over the {result['pages']:,} pages): "
         + (f"{growth:+.2f} MB per {PER_REQUESTS:,} requests" if growth is not None else "- (too few samples)")
     )
     return "\n".join(lines)
