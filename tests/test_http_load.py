@@ -61,6 +61,29 @@ def test_rounds_and_overload_answer_every_request_correctly() -> None:
     assert passed(result)
 
 
+def test_with_a_new_connection_per_request_every_request_is_answered_once() -> None:
+    pages = load_pages(PAGES)
+    config = LoadConfig(
+        backend="boilerpipe",
+        data_dir=PAGES,
+        concurrency=(4,),
+        requests=12,
+        fresh=True,
+        overload_limit=1,
+        overload_requests=40,
+        overload_concurrency=16,
+        inprocess=False,
+    )
+    result = load_test(config, pages, log=lambda _: None)
+    assert result["rounds"][0]["statuses"] == {"200": 12}
+    over = result["overload"]
+    assert over["sent"] == over["answered"] == over["server_counted"] == 40
+    assert over["transport_errors"] == over["rejected_without_retry_after"] == 0
+    assert over["transport_error_kinds"] == {}
+    assert over["server_cpu_s"] > 0
+    assert passed(result)
+
+
 def test_the_bench_command_runs_it_and_writes_json(tmp_path: Path) -> None:
     parser = argparse.ArgumentParser()
     bench.add_arguments(parser)
