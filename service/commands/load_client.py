@@ -4,6 +4,8 @@ The default client speaks HTTP/1.1 over raw asyncio streams (keep-alive,
 one connection per concurrent request): it costs a fraction of what
 ``httpx.AsyncClient`` does per request, so at high concurrency the
 client's core is not the limit. ``client="httpx"`` measures with httpx.
+``fresh=True`` opens a new connection for every request instead, as
+one-shot clients do.
 """
 
 from __future__ import annotations
