@@ -27,6 +27,7 @@ def test_the_soak_command_samples_the_servers_memory_every_window_and_writes_jso
     assert written["statuses"] == {"200": 7}
     assert written["warm_up_requests"] == 3  # one pass over the three pages
     assert isinstance(written["growth_mb_per_1000"], float)
+    assert isinstance(written["growth_second_half_mb_per_1000"], float)  # samples at 3, 6 and 7
     printed = capsys.readouterr().out
     assert "RSS MB" in printed
     assert "per 1,000 requests" in printed
