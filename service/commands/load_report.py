@@ -157,8 +157,8 @@ def format_report(results: Sequence[dict[str, Any]]) -> str:
                 f"server counted {over['server_counted']}; {over['req_per_s']:.0f} answers/s; 429 latency p50 "
                 f"{_ms(over['rejected_latency_ms']['p50'])} ms, p99 {_ms(over['rejected_latency_ms']['p99'])} ms; "
                 f"200 latency p50 {_ms(over['ok_latency_ms']['p50'])} ms, p99 {_ms(over['ok_latency_ms']['p99'])} ms "
-                f"(closed loop: about {over['concurrency']} / answers per second); server CPU "
-                f"{over['server_cpu_s']:.1f} s in {over['seconds']:.1f} s"
+                f"(closed loop: about {over['concurrency']} / answers per second); CPU: server "
+                f"{over['server_cpu_s']:.1f} s, client {over['client_cpu_s']:.1f} s in {over['seconds']:.1f} s"
             )
     return "\n".join(lines)
 

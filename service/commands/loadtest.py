@@ -162,7 +162,7 @@ def load_test(config: LoadConfig, pages: Sequence[bytes], log: Callable[[str], N
                 client=config.client,
                 fresh=config.fresh,
             )
-            before, cpu_before = counted_by_server(server.url), server.cpu_s()
+            before, cpu_before, client_before = counted_by_server(server.url), server.cpu_s(), time.process_time()
             samples, seconds = drive(
                 server.url,
                 pages,
@@ -174,6 +174,7 @@ def load_test(config: LoadConfig, pages: Sequence[bytes], log: Callable[[str], N
             )
             summary = overload_summary(samples, seconds)
             summary["server_cpu_s"] = server.cpu_s() - cpu_before
+            summary["client_cpu_s"] = time.process_time() - client_before
             summary["limit"] = limit
             summary["concurrency"] = config.overload_concurrency
             summary["server_counted"] = counted_by_server(server.url) - before
