@@ -6,9 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import LiveServer
 
 from service.cli import main
 from service.commands.soak import growth_per_thousand
+from service.settings import Settings
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -31,6 +33,18 @@ def test_the_soak_command_samples_the_servers_memory_every_window_and_writes_jso
     printed = capsys.readouterr().out
     assert "RSS MB" in printed
     assert "per 1,000 requests" in printed
+
+
+def test_a_server_given_by_url_reports_its_memory_through_metrics(tmp_path: Path) -> None:
+    out = tmp_path / "soak.json"
+    settings = Settings(enabled_backends=["boilerpipe"], default_backend="boilerpipe")
+    with LiveServer(settings) as server:
+        argv = ["soak", "--url", server.url, "--data", str(PAGES), "--requests", "4", "--sample-every", "2"]
+        assert main([*argv, "--json", str(out)]) == 0
+    written = json.loads(out.read_text())
+    assert [s["requests"] for s in written["samples"]] == [0, 2, 4]
+    assert all(s["rss_mb"] > 10 for s in written["samples"])  # process_resident_memory_bytes of this process
+    assert written["statuses"] == {"200": 4}
 
 
 def test_growth_is_the_slope_after_the_first_pass_over_the_pages() -> None:
