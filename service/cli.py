@@ -24,7 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-DESCRIPTION = "Main-content extraction: one page, a server, an evaluation, a benchmark or a training run."
+DESCRIPTION = "Main-content extraction: one page, a server, an evaluation, a benchmark, a soak test or a training run."
 
 
 def build_parser(chosen: str | None) -> argparse.ArgumentParser:
