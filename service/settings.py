@@ -90,6 +90,18 @@ class Settings(BaseSettings):
     cpu_threads: int = Field(
         4, ge=1, le=256, description="Threads per process running parsing and CPU backends off the event loop."
     )
+    cpu_thread_niceness: int = Field(
+        10,
+        ge=0,
+        le=19,
+        description="Nice value added to those threads, so the event loop (accepting, answering, refusing) runs first.",
+    )
+    switch_interval_ms: float = Field(
+        0.5,
+        gt=0,
+        le=100,
+        description="How long a thread may hold the interpreter while another waits (Python's default: 5).",
+    )
     # Micro-batching of model backends
     batch_max_size: int | None = Field(
         None,

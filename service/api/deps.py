@@ -23,6 +23,8 @@ from service.settings import Settings
 
 # The request-state key the metrics middleware reads the backend label from.
 BACKEND_LABEL_KEY = "metric_backend"
+# The lifespan-state key of the AppState (each request's state holds it under this name).
+STATE_KEY = "service"
 
 
 @dataclass(frozen=True)
@@ -56,7 +58,8 @@ class AppState:
 
 
 async def get_state(request: Request) -> AppState:
-    return request.state.service
+    state: AppState = getattr(request.state, STATE_KEY)
+    return state
 
 
 State = Annotated[AppState, Depends(get_state)]

@@ -103,20 +103,6 @@ async def run_extractions(state: AppState, jobs: Sequence[Job]) -> list[Extracti
     return extractions
 
 
-def refuse_when_full(state: AppState) -> None:
-    """:class:`~service.runtime.errors.Overloaded` at once when not even one more document would be admitted.
-
-    A route calls it before it reads the body: under overload the refusal is the
-    common answer, and reading, joining and checking a page only to refuse it is
-    wasted. On the dev pages (64 at once against a limit of 2, one busy core) the
-    server refused 473-628 requests/s this way against 358-459 after reading the
-    body (``bench --http``). It admits nothing: :func:`run_extractions` admits for
-    real once the page is read.
-    """
-    with state.admission.admit():
-        pass
-
-
 def _batcher_of(state: AppState, job: Job) -> MicroBatcher[Sized] | None:
     return state.batchers.get(job.backend or state.extractor.default_backend)
 

@@ -12,7 +12,6 @@ systems. Reports docs/s, ms/doc p50/p99 and peak RSS, as a table and JSON.
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import os
 import resource
@@ -25,6 +24,7 @@ from pathlib import Path
 import numpy as np
 from threadpoolctl import threadpool_limits
 
+from service.commands.pages import load_pages
 from service.paths import default_data_dir
 from service.runtime.heap import settle_heap
 
@@ -59,18 +59,13 @@ def _add_http_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--server-cores", default=None, help="comma-separated cores for the server (default: --core)")
     group.add_argument("--client-core", type=int, default=1, help="core the load generator is pinned to")
     group.add_argument("--client", choices=("raw", "httpx"), default="raw", help="asyncio streams or httpx")
+    group.add_argument(
+        "--fresh-connections", action="store_true", help="a new connection per request (Connection: close)"
+    )
     group.add_argument("--overload-limit", type=int, default=2, help="EXTRACT_MAX_IN_FLIGHT of the overload round")
     group.add_argument("--overload-requests", type=int, default=1000, help="requests in the overload round (0: none)")
     group.add_argument("--overload-concurrency", type=int, default=64, help="requests at once in the overload round")
     group.add_argument("--no-inprocess", action="store_true", help="skip the in-process comparison at concurrency 1")
-
-
-def load_pages(data_dir: Path, limit: int = 0) -> list[bytes]:
-    """Raw page bytes (``html/*.html`` or ``*.html.gz``), in file-name order."""
-    files = sorted(p for p in (data_dir / "html").iterdir() if p.name.endswith((".html", ".html.gz")))
-    if limit:
-        files = files[:limit]
-    return [gzip.decompress(f.read_bytes()) if f.suffix == ".gz" else f.read_bytes() for f in files]
 
 
 def _system(name: str) -> Callable[[bytes], object]:

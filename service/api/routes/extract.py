@@ -9,7 +9,7 @@ from fastapi.responses import Response
 
 from service.api.body import Page, read_page
 from service.api.deps import API_KEY, AppState, State, label_backend
-from service.api.extraction import Job, compare_backends, fetch_page, refuse_when_full, run_extractions
+from service.api.extraction import Job, compare_backends, fetch_page, run_extractions
 from service.api.responses import as_json, fetch_fields, to_compare, to_response
 from service.api.schemas import (
     EXAMPLE_HTML,
@@ -58,7 +58,6 @@ async def extract_page(request: Request, state: State, options: Annotated[Extrac
     A raw body takes its options from the query string and its charset from the
     Content-Type; a JSON body carries its options, and the query string is ignored.
     """
-    refuse_when_full(state)  # before the body is read; the metric label stays "none": no backend is known yet
     page, chosen = await read_page(request, state.settings.max_body_bytes, options, ExtractRequest)
     label_backend(request, state, chosen.backend)
     return await _answer(state, page, chosen.backend, chosen)
