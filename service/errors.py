@@ -39,3 +39,7 @@ class EmptyPage(ExtractionError):
 
 class NotHtml(ExtractionError):
     """A page that is mostly control bytes: an image, an archive, random data."""
+
+
+class PageTooComplex(ExtractionError):
+    """A page with more elements or attribute names than the budget: parsing it would cost too much."""

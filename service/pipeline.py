@@ -16,9 +16,10 @@ from service.backends.coherence import whole_paragraphs
 from service.backends.registry import BackendRegistry, default_registry
 from service.errors import UnknownFormat
 from service.output.render import render_html, render_markdown, render_text
+from service.parsing.budget import PageBudget
 from service.parsing.document import Document, Locator
 from service.parsing.lexbor import parse_html
-from service.settings import DEFAULT_BACKEND
+from service.settings import DEFAULT_BACKEND, Settings
 
 OUTPUT_FORMATS = ("text", "html", "markdown")
 
@@ -59,9 +60,12 @@ class Extraction:
 class Extractor:
     """Runs the pipeline against one registry of backends."""
 
-    def __init__(self, registry: BackendRegistry, default_backend: str = DEFAULT_BACKEND) -> None:
+    def __init__(
+        self, registry: BackendRegistry, default_backend: str = DEFAULT_BACKEND, budget: PageBudget | None = None
+    ) -> None:
         self.registry = registry
         self.default_backend = default_backend
+        self.budget = budget or PageBudget()  # what one page may cost: every page is checked against it
 
     def backend(self, name: str | None) -> Backend:
         """The backend called ``name`` (the default one for None); unknown names list the known ones."""
@@ -78,7 +82,7 @@ class Extractor:
     ) -> Extraction:
         check_output(output)
         chosen = self.backend(backend)
-        document, parse_ms = timed_parse(html, charset)
+        document, parse_ms = timed_parse(html, charset, self.budget)
         started = time.perf_counter()
         labels = chosen.classify(document)
         return finish(
@@ -95,10 +99,12 @@ def elapsed_ms(started: float) -> float:
     return (time.perf_counter() - started) * 1e3
 
 
-def timed_parse(html: str | bytes, charset: str | None = None) -> tuple[Document, float]:
-    """The first stage: the page's Document and the milliseconds the parse took."""
+def timed_parse(
+    html: str | bytes, charset: str | None = None, budget: PageBudget | None = None
+) -> tuple[Document, float]:
+    """The first stage: the page's Document (checked against ``budget``) and the milliseconds the parse took."""
     started = time.perf_counter()
-    return parse_html(html, charset=charset), elapsed_ms(started)
+    return parse_html(html, charset=charset, budget=budget), elapsed_ms(started)
 
 
 def finish(
@@ -157,8 +163,9 @@ def warm_up(extractor: Extractor, backends: Iterable[str]) -> None:
 
 @cache
 def default_extractor() -> Extractor:
-    """The extractor behind :func:`extract`, built on first call, not at import."""
-    return Extractor(default_registry())
+    """The extractor behind :func:`extract`, built on first call, not at import, configured by ``EXTRACT_*``."""
+    settings = Settings()
+    return Extractor(default_registry(settings), budget=settings.page_budget)
 
 
 def extract(

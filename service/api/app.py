@@ -56,7 +56,7 @@ async def _open(
     threadpool_limits(settings.blas_threads, user_api="blas")  # OpenBLAS would start a thread per core per request
     shipped = registry if registry is not None else default_registry(settings)
     enabled, loaded = load_enabled(shipped, settings.enabled_backends or shipped.names())
-    extractor = Extractor(enabled, settings.default_backend)
+    extractor = Extractor(enabled, settings.default_backend, settings.page_budget)
     extractor.registry.get(settings.default_backend)  # an unknown default fails the start, not the first request
     if registry is None:  # the shipped backends; a test's registry holds doubles that count or hold their calls
         warm_up(extractor, loaded)

@@ -15,7 +15,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from service.errors import EmptyPage, ExtractionError, NotHtml, UnknownBackend, UnknownFormat
+from service.errors import EmptyPage, ExtractionError, NotHtml, PageTooComplex, UnknownBackend, UnknownFormat
 from service.fetching.errors import (
     InvalidUrl,
     TooManyRedirects,
@@ -73,6 +73,7 @@ ERROR_TABLE: dict[type[Exception], tuple[int, str]] = {
     UnsupportedMediaType: (415, "unsupported_media_type"),
     RequestValidationError: (422, "validation_error"),
     NotHtml: (422, "not_html"),
+    PageTooComplex: (422, "page_too_complex"),
     Overloaded: (429, "overloaded"),
     TooManyRedirects: (502, "too_many_redirects"),
     UpstreamTooLarge: (502, "upstream_too_large"),

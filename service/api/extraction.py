@@ -25,6 +25,7 @@ from service.errors import ExtractionError, UnknownBackend
 from service.fetching.errors import UrlNotAllowed
 from service.fetching.fetcher import FetchedPage
 from service.metrics import NO_BACKEND
+from service.parsing.budget import PageBudget
 from service.parsing.document import Document
 from service.pipeline import Extraction, Extractor, check_output, elapsed_ms, finish, timed_parse
 from service.runtime.batcher import MicroBatcher
@@ -130,7 +131,9 @@ async def _extract_one(state: AppState, loop: asyncio.AbstractEventLoop, job: Jo
         return outcome
     check_output(job.output)
     backend = cast(BatchedBackend, state.extractor.backend(job.backend))  # only batched backends get a batcher
-    document, parse_ms, encoded = await loop.run_in_executor(state.cpu_pool, _prepare, backend, job.page)
+    document, parse_ms, encoded = await loop.run_in_executor(
+        state.cpu_pool, _prepare, backend, job.page, state.extractor.budget
+    )
     started = time.perf_counter()
     scores = await batcher.submit(encoded)
     classify_ms = elapsed_ms(started)
@@ -143,9 +146,9 @@ async def _extract_one(state: AppState, loop: asyncio.AbstractEventLoop, job: Jo
     )
 
 
-def _prepare(backend: BatchedBackend, page: Page) -> tuple[Document, float, Sized]:
-    """Parse and encode in a worker thread: everything before the batched inference."""
-    document, parse_ms = timed_parse(page.html, page.charset)
+def _prepare(backend: BatchedBackend, page: Page, budget: PageBudget) -> tuple[Document, float, Sized]:
+    """Parse (within ``budget``) and encode in a worker thread: everything before the batched inference."""
+    document, parse_ms = timed_parse(page.html, page.charset, budget)
     return document, parse_ms, backend.encode(document)
 
 

@@ -15,6 +15,7 @@ from functools import cached_property
 import numpy as np
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
+from service.parsing.budget import PageBudget
 from service.parsing.decode import to_utf8
 from service.parsing.document import BLOCK_LEVEL_TAGS, Document
 from service.parsing.nesting import flatten_deep_nesting
@@ -91,9 +92,15 @@ def _title(tree: LexborHTMLParser) -> str:
     return ""
 
 
-def parse_html(html: str | bytes, *, charset: str | None = None) -> Document:
-    """Parse a page into its :class:`Document`. Never raises on bad input."""
+def parse_html(html: str | bytes, *, charset: str | None = None, budget: PageBudget | None = None) -> Document:
+    """Parse a page into its :class:`Document`. Never raises on bad input, but for a page over ``budget``.
+
+    With a ``budget``, a page with too many elements or attribute names is
+    :class:`~service.errors.PageTooComplex` before Lexbor sees it.
+    """
     utf8, encoding = to_utf8(html, charset)
+    if budget is not None:
+        budget.check(utf8)
     doctype_match = _DOCTYPE.match(utf8, 0, 1024)
     tree = LexborHTMLParser(flatten_deep_nesting(utf8))
     builder = _Builder()
