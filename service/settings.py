@@ -81,6 +81,9 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(
         10 * MIB, ge=1024, description="Largest request body accepted; larger ones get 413 before being read."
     )
+    body_timeout_s: float = Field(
+        30.0, gt=0, le=600, description="Longest a request body may take to arrive; a slower one gets 408."
+    )
     max_batch_documents: int = Field(32, ge=1, le=1024, description="Most documents in one POST /extract/batch.")
     max_page_elements: int = Field(
         DEFAULT_MAX_ELEMENTS,

@@ -61,6 +61,23 @@ def test_a_tag_cut_by_the_end_of_the_page_counts_though_lexbor_drops_it() -> Non
     assert count_attribute_names(page) == 1 > lexbor_attribute_names(page)
 
 
+@pytest.mark.timeout(30)  # read once, these take a fraction of a second; read once per space, hours
+@pytest.mark.parametrize(
+    "page",
+    [
+        b"<html><body>" + b"<div>" * 100_000,  # 200,000 empty attribute lists
+        b"<div" + b" " * 1_000_000 + b">",
+        b"<div a" + b"\n" * 1_000_000 + b"b>",
+        b"<div a=" + b" " * 1_000_000 + b"b>",
+        b"<p \n>" * 200_000,
+        b"<!--" + b"-" * 1_000_000,
+        b"<script>" + b"</scrip" * 100_000,
+    ],
+)
+def test_long_runs_are_read_once(page: bytes) -> None:
+    assert count_attribute_names(page) <= 2
+
+
 def test_start_tags_are_counted_in_the_bytes() -> None:
     assert count_start_tags(b"<p>a<B>b</B> 1 < 2 <3 <") == 2
     assert count_start_tags(b"") == 0

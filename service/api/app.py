@@ -25,7 +25,7 @@ from service.pipeline import Extractor, warm_up
 from service.runtime.admission import AdmissionLimit
 from service.runtime.backends import execution_provider, is_batched, load_enabled, manifest_figures
 from service.runtime.batcher import BatchLimits, MicroBatcher
-from service.runtime.heap import settle_heap
+from service.runtime.heap import return_large_blocks, settle_heap
 from service.settings import Settings, get_settings
 
 ROUTERS = (
@@ -54,6 +54,7 @@ async def _open(
 ) -> AppState:
     """Open every shared resource; ``stack`` closes them in reverse when the app stops."""
     threadpool_limits(settings.blas_threads, user_api="blas")  # OpenBLAS would start a thread per core per request
+    return_large_blocks()  # a big page's buffers go back to the system once it is answered
     shipped = registry if registry is not None else default_registry(settings)
     enabled, loaded = load_enabled(shipped, settings.enabled_backends or shipped.names())
     extractor = Extractor(enabled, settings.default_backend, settings.page_budget)

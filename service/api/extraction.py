@@ -30,8 +30,11 @@ from service.parsing.document import Document
 from service.pipeline import Extraction, Extractor, check_output, elapsed_ms, finish, timed_parse
 from service.runtime.batcher import MicroBatcher
 from service.runtime.errors import Overloaded
+from service.runtime.heap import trim_heap
 
 MS_PER_S = 1e3
+# Pages larger than this leave enough freed memory behind to be worth trimming the heap for (about 1 ms).
+TRIM_AFTER_BYTES = 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +69,9 @@ def _extract_each(extractor: Extractor, jobs: Sequence[Job]) -> list[Outcome]:
         except Overloaded:
             raise
         except ExtractionError as error:
-            outcomes.append(error)
+            outcomes.append(error.with_traceback(None))  # its message is all it carries: not the page's frames
+    if sum(len(job.page.html) for job in jobs) > TRIM_AFTER_BYTES:
+        trim_heap()  # a large page's temporaries are freed: give their pages back
     return outcomes
 
 
