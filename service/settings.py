@@ -94,7 +94,7 @@ class Settings(BaseSettings):
         DEFAULT_MAX_ATTRIBUTE_NAMES,
         ge=0,
         description="Most distinct attribute names in one page (parsing costs their square); more is 422"
-        " page_too_complex. Counting them costs about as much as parsing; 0 turns the count off.",
+        " page_too_complex. Counting them costs more than the parse itself; 0 turns the count off.",
     )
     max_in_flight: int = Field(
         64,

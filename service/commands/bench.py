@@ -20,6 +20,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
@@ -44,6 +45,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--input-encodings", action="store_true", help="measure the BiLSTM's dense vs sparse input projection instead"
     )
+    parser.add_argument(
+        "--page-budget",
+        action="store_true",
+        help="report the corpus' most start tags and attribute names and what the page budget's check costs instead",
+    )
     parser.add_argument("--system", default=None, help=argparse.SUPPRESS)  # internal: run one system
     _add_http_arguments(parser)
 
@@ -65,11 +71,15 @@ def _add_http_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--no-inprocess", action="store_true", help="skip the in-process comparison at concurrency 1")
 
 
-def load_pages(data_dir: Path, limit: int = 0) -> list[bytes]:
-    """Raw page bytes (``html/*.html`` or ``*.html.gz``), in file-name order."""
+def page_files(data_dir: Path, limit: int = 0) -> list[Path]:
+    """The corpus' pages (``html/*.html`` or ``*.html.gz``), in file-name order, the first ``limit`` if given."""
     files = sorted(p for p in (data_dir / "html").iterdir() if p.name.endswith((".html", ".html.gz")))
-    if limit:
-        files = files[:limit]
+    return files[:limit] if limit else files
+
+
+def load_pages(data_dir: Path, limit: int = 0) -> list[bytes]:
+    """Raw page bytes of :func:`page_files`."""
+    files = page_files(data_dir, limit)
     return [gzip.decompress(f.read_bytes()) if f.suffix == ".gz" else f.read_bytes() for f in files]
 
 
@@ -144,6 +154,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.input_encodings:
         return _bench_encodings(data_dir, args)
+    if args.page_budget:
+        return _bench_page_budget(data_dir, args)
     if args.http:
         from service.commands.loadtest import run as run_http  # noqa: PLC0415 - httpx and asyncio only when asked
 
@@ -176,6 +188,18 @@ def _bench_encodings(data_dir: Path, args: argparse.Namespace) -> int:
         print(f"{row['units']:>6}{row['dense_ms']:>14.3f}{row['sparse_ms']:>23.3f}{row['build_dense_ms']:>13.3f}")
     if args.json:
         args.json.write_text(json.dumps({"cpu": _cpu_model(), "input_encodings": rows}, indent=2))
+    return 0
+
+
+def _bench_page_budget(data_dir: Path, args: argparse.Namespace) -> int:
+    from service.commands.page_budget import print_report, report  # noqa: PLC0415
+
+    os.sched_setaffinity(0, {args.core})
+    result = report(load_pages(data_dir, args.limit), [f.name for f in page_files(data_dir, args.limit)])
+    print_report(result, data_dir)
+    print(f"# one process pinned to core {args.core}; {_cpu_model()}")
+    if args.json:
+        args.json.write_text(json.dumps({"cpu": _cpu_model(), "page_budget": asdict(result)}, indent=2))
     return 0
 
 

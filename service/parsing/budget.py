@@ -3,10 +3,11 @@
 A few megabytes of markup can ask for far more work than their size suggests: two
 million sibling ``<p>`` make two million elements (and blocks, and model steps), and
 Lexbor registers every distinct attribute name in a structure whose cost grows with
-the square of their number (measured: 5,000 distinct names took 0.18 s to parse,
-10,000 took 0.78 s, 20,000 took 3.0 s; the same name 20,000 times, 0.01 s). Both are
-counted here and a page over either budget is :class:`~service.errors.PageTooComplex`,
-refused before Lexbor or the walk spend anything on it.
+the square of their number (``python -m service bench --page-budget``: 20,000
+elements with distinct attribute names took 3.6 s to parse, with one name 0.01 s).
+Both are counted here and a page over either budget is
+:class:`~service.errors.PageTooComplex`, refused before Lexbor or the walk spend
+anything on it.
 
 elements
     Start tags: a ``<`` followed by an ASCII letter, counted in the bytes with numpy
@@ -18,14 +19,14 @@ attribute names
     comments, quoted attribute values, and the raw-text elements (``<script>``,
     ``<style>``, ``<textarea>``, ``<title>`` ...), whose text holds no tags. End-tag
     attributes are tokenized and dropped by Lexbor, at no cost. Inside ``<svg>`` and
-    ``<math>``, where ``<script>`` and ``<style>`` hold markup, raw text is scanned as
-    markup. The scan cannot see everything the tree builder decides (a ``<frameset>``
-    that drops a ``<script>``, script text that re-opens a comment): such a page,
-    built on purpose, may hold more names than counted.
+    ``<math>`` (where ``<script>`` and ``<style>`` hold markup) and after a
+    ``<frameset>`` (which drops them unread), raw text is scanned as markup. What
+    only the tree builder knows escapes the scan: script text that opens
+    ``<!--<script>``, an HTML element inside ``<svg>`` that ends foreign content
+    early. A page built on that may carry more names than counted.
 
-The default budgets are about ten times (elements) and four times (names) the most of
-any WCXB dev page (15,799 elements; 1,284 attribute names on a page of Vue-scoped
-``data-v-*`` attributes; median 54).
+The defaults are about ten times (elements) and four times (names) the most of any
+WCXB dev page (``bench --page-budget``: 15,793 start tags; 1,285 attribute names).
 """
 
 from __future__ import annotations
@@ -87,7 +88,7 @@ _FOREIGN_NAMES = frozenset({b"svg", b"math", b"frameset"})
 class PageBudget:
     """The most elements and distinct attribute names a page may have (0 names: not counted).
 
-    Counting the names is a regex pass over every tag, about as costly as the parse itself; it is
+    Counting the names is a regex pass over every tag, costlier than the parse itself; it is
     what keeps a page of many distinct attribute names from costing seconds to minutes.
     """
 
