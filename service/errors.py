@@ -47,3 +47,7 @@ class InvalidSelector(ExtractionError):
 
 class NothingSelected(ExtractionError):
     """A target_selector that matches no element of the page: there is nothing to extract."""
+
+
+class PageTooComplex(ExtractionError):
+    """A page with more elements or attribute names than the budget: parsing it would cost too much."""

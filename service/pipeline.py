@@ -20,9 +20,10 @@ from service.backends.registry import BackendRegistry, default_registry
 from service.features.readable import readable_score
 from service.options import Options
 from service.output.formats import FORMATS, TEXT, RenderOptions, output_format, render_text
+from service.parsing.budget import PageBudget
 from service.parsing.document import Document, Locator
 from service.parsing.lexbor import parse_html
-from service.settings import DEFAULT_BACKEND
+from service.settings import DEFAULT_BACKEND, Settings
 
 DEFAULT_OPTIONS = Options()
 
@@ -64,9 +65,12 @@ class Extraction:
 class Extractor:
     """Runs the pipeline against one registry of backends."""
 
-    def __init__(self, registry: BackendRegistry, default_backend: str = DEFAULT_BACKEND) -> None:
+    def __init__(
+        self, registry: BackendRegistry, default_backend: str = DEFAULT_BACKEND, budget: PageBudget | None = None
+    ) -> None:
         self.registry = registry
         self.default_backend = default_backend
+        self.budget = budget or PageBudget()  # what one page may cost: every page is checked against it
 
     def backend(self, name: str | None) -> Backend:
         """The backend called ``name`` (the default one for None); unknown names list the known ones."""
@@ -82,7 +86,7 @@ class Extractor:
         options: Options = DEFAULT_OPTIONS,
     ) -> Extraction:
         chosen = self.backend(backend)
-        document, parse_ms = timed_parse(html, charset, options)
+        document, parse_ms = timed_parse(html, charset, options, self.budget)
         started = time.perf_counter()
         labels = chosen.classify(document)
         return finish(
@@ -95,12 +99,22 @@ def elapsed_ms(started: float) -> float:
 
 
 def timed_parse(
-    html: str | bytes, charset: str | None = None, options: Options = DEFAULT_OPTIONS
+    html: str | bytes,
+    charset: str | None = None,
+    options: Options = DEFAULT_OPTIONS,
+    budget: PageBudget | None = None,
 ) -> tuple[Document, float]:
-    """The first stage: the page's Document (pruned by the caller's selectors) and the milliseconds it took."""
+    """The first stage: the page's Document and the milliseconds it took.
+
+    The page is checked against ``budget`` and pruned by the caller's selectors.
+    """
     started = time.perf_counter()
     document = parse_html(
-        html, charset=charset, target_selector=options.target_selector, remove_selector=options.remove_selector
+        html,
+        charset=charset,
+        target_selector=options.target_selector,
+        remove_selector=options.remove_selector,
+        budget=budget,
     )
     return document, elapsed_ms(started)
 
@@ -178,8 +192,9 @@ def warm_up(extractor: Extractor, backends: Iterable[str]) -> None:
 
 @cache
 def default_extractor() -> Extractor:
-    """The extractor behind :func:`extract`, built on first call, not at import."""
-    return Extractor(default_registry())
+    """The extractor behind :func:`extract`, built on first call, not at import, configured by ``EXTRACT_*``."""
+    settings = Settings()
+    return Extractor(default_registry(settings), budget=settings.page_budget)
 
 
 def extract(

@@ -16,6 +16,7 @@ from pathlib import Path
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from service.parsing.budget import DEFAULT_MAX_ATTRIBUTE_NAMES, DEFAULT_MAX_ELEMENTS, PageBudget
 from service.paths import MODEL_STORE
 from service.runtime.windows import DEFAULT_OVERLAP_BLOCKS, DEFAULT_WINDOW_BLOCKS
 
@@ -80,7 +81,21 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(
         10 * MIB, ge=1024, description="Largest request body accepted; larger ones get 413 before being read."
     )
+    body_timeout_s: float = Field(
+        30.0, gt=0, le=600, description="Longest a request body may take to arrive; a slower one gets 408."
+    )
     max_batch_documents: int = Field(32, ge=1, le=1024, description="Most documents in one POST /extract/batch.")
+    max_page_elements: int = Field(
+        DEFAULT_MAX_ELEMENTS,
+        ge=1000,
+        description="Most elements (start tags) in one page; more is 422 page_too_complex before parsing.",
+    )
+    max_page_attribute_names: int = Field(
+        DEFAULT_MAX_ATTRIBUTE_NAMES,
+        ge=0,
+        description="Most distinct attribute names in one page (parsing costs their square); more is 422"
+        " page_too_complex. Counting them costs more than the parse itself; 0 turns the count off.",
+    )
     max_in_flight: int = Field(
         64,
         ge=1,
@@ -186,6 +201,11 @@ class Settings(BaseSettings):
         to and from the batcher's thread (about 1 ms a request at concurrency 1).
         """
         return self.batch_max_size is not None or bool(GPU_EXECUTION_PROVIDERS & set(self.execution_providers))
+
+    @property
+    def page_budget(self) -> PageBudget:
+        """What one page may ask of the parser (``max_page_elements``, ``max_page_attribute_names``)."""
+        return PageBudget(max_elements=self.max_page_elements, max_attribute_names=self.max_page_attribute_names)
 
     @property
     def batch_size(self) -> int:

@@ -26,7 +26,7 @@ from service.pipeline import Extractor, warm_up
 from service.runtime.admission import AdmissionLimit
 from service.runtime.backends import execution_provider, is_batched, load_enabled, manifest_figures
 from service.runtime.batcher import BatchLimits, MicroBatcher
-from service.runtime.heap import settle_heap
+from service.runtime.heap import return_large_blocks, settle_heap
 from service.runtime.scheduling import lower_thread_priority, share_interpreter
 from service.settings import Settings, get_settings
 
@@ -59,9 +59,10 @@ async def _open(
     """Open every shared resource; ``stack`` closes them in reverse when the app stops."""
     share_interpreter(settings.switch_interval_ms)
     threadpool_limits(settings.blas_threads, user_api="blas")  # OpenBLAS would start a thread per core per request
+    return_large_blocks()  # a big page's buffers go back to the system once it is answered
     shipped = registry if registry is not None else default_registry(settings)
     enabled, loaded = load_enabled(shipped, settings.enabled_backends or shipped.names())
-    extractor = Extractor(enabled, settings.default_backend)
+    extractor = Extractor(enabled, settings.default_backend, settings.page_budget)
     extractor.registry.get(settings.default_backend)  # an unknown default fails the start, not the first request
     if registry is None:  # the shipped backends; a test's registry holds doubles that count or hold their calls
         warm_up(extractor, loaded)

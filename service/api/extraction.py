@@ -26,12 +26,16 @@ from service.fetching.errors import UrlNotAllowed
 from service.fetching.fetcher import FetchedPage
 from service.metrics import NO_BACKEND
 from service.options import Options
+from service.parsing.budget import PageBudget
 from service.parsing.document import Document
 from service.pipeline import Extraction, Extractor, elapsed_ms, finish, timed_parse
 from service.runtime.batcher import MicroBatcher
 from service.runtime.errors import Overloaded
+from service.runtime.heap import trim_heap
 
 MS_PER_S = 1e3
+# Pages larger than this leave enough freed memory behind to be worth trimming the heap for (about 1 ms).
+TRIM_AFTER_BYTES = 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +70,9 @@ def _extract_each(extractor: Extractor, jobs: Sequence[Job]) -> list[Outcome]:
         except Overloaded:
             raise
         except ExtractionError as error:
-            outcomes.append(error)
+            outcomes.append(error.with_traceback(None))  # its message is all it carries: not the page's frames
+    if sum(len(job.page.html) for job in jobs) > TRIM_AFTER_BYTES:
+        trim_heap()  # a large page's temporaries are freed: give their pages back
     return outcomes
 
 
@@ -116,7 +122,9 @@ async def _extract_one(state: AppState, loop: asyncio.AbstractEventLoop, job: Jo
             raise outcome
         return outcome
     backend = cast(BatchedBackend, state.extractor.backend(job.backend))  # only batched backends get a batcher
-    document, parse_ms, encoded = await loop.run_in_executor(state.cpu_pool, _prepare, backend, job)
+    document, parse_ms, encoded = await loop.run_in_executor(
+        state.cpu_pool, _prepare, backend, job, state.extractor.budget
+    )
     started = time.perf_counter()
     scores = await batcher.submit(encoded)
     classify_ms = elapsed_ms(started)
@@ -129,9 +137,9 @@ async def _extract_one(state: AppState, loop: asyncio.AbstractEventLoop, job: Jo
     )
 
 
-def _prepare(backend: BatchedBackend, job: Job) -> tuple[Document, float, Sized]:
-    """Parse and encode in a worker thread: everything before the batched inference."""
-    document, parse_ms = timed_parse(job.page.html, job.page.charset, job.options)
+def _prepare(backend: BatchedBackend, job: Job, budget: PageBudget) -> tuple[Document, float, Sized]:
+    """Parse (within ``budget``) and encode in a worker thread: everything before the batched inference."""
+    document, parse_ms = timed_parse(job.page.html, job.page.charset, job.options, budget)
     return document, parse_ms, backend.encode(document)
 
 

@@ -206,7 +206,9 @@ def _features(resolve: BackendResolver, entry: ModelEntry, paths: dict[str, Path
     members = [PeerMember(m) if m in peers else resolve(m) for m in layout.members]
     recorded = entry.config.get("member_versions", {})
     for member in members:
-        if member.name in recorded and member.version != recorded[member.name]:
+        # A member may name earlier versions whose scores its own replace (``compatible_versions``).
+        served = (member.version, *getattr(member, "compatible_versions", ()))
+        if member.name in recorded and recorded[member.name] not in served:
             raise ModelError(
                 f"model {entry.name!r} was fitted on {member.name!r} version {recorded[member.name]}, this "
                 f"installation serves version {member.version}: retrain it (python -m service train ensemble)"

@@ -19,12 +19,13 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from service.commands.pages import load_pages
+from service.commands.pages import load_pages, page_files
 from service.paths import default_data_dir
 from service.runtime.heap import settle_heap
 
@@ -43,6 +44,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", type=Path, default=None, help="also write the results here")
     parser.add_argument(
         "--input-encodings", action="store_true", help="measure the BiLSTM's dense vs sparse input projection instead"
+    )
+    parser.add_argument(
+        "--page-budget",
+        action="store_true",
+        help="report the corpus' most start tags and attribute names and what the page budget's check costs instead",
     )
     parser.add_argument("--system", default=None, help=argparse.SUPPRESS)  # internal: run one system
     _add_http_arguments(parser)
@@ -139,6 +145,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.input_encodings:
         return _bench_encodings(data_dir, args)
+    if args.page_budget:
+        return _bench_page_budget(data_dir, args)
     if args.http:
         from service.commands.loadtest import run as run_http  # noqa: PLC0415 - httpx and asyncio only when asked
 
@@ -171,6 +179,18 @@ def _bench_encodings(data_dir: Path, args: argparse.Namespace) -> int:
         print(f"{row['units']:>6}{row['dense_ms']:>14.3f}{row['sparse_ms']:>23.3f}{row['build_dense_ms']:>13.3f}")
     if args.json:
         args.json.write_text(json.dumps({"cpu": _cpu_model(), "input_encodings": rows}, indent=2))
+    return 0
+
+
+def _bench_page_budget(data_dir: Path, args: argparse.Namespace) -> int:
+    from service.commands.page_budget import print_report, report  # noqa: PLC0415
+
+    os.sched_setaffinity(0, {args.core})
+    result = report(load_pages(data_dir, args.limit), [f.name for f in page_files(data_dir, args.limit)])
+    print_report(result, data_dir)
+    print(f"# one process pinned to core {args.core}; {_cpu_model()}")
+    if args.json:
+        args.json.write_text(json.dumps({"cpu": _cpu_model(), "page_budget": asdict(result)}, indent=2))
     return 0
 
 

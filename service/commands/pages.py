@@ -12,12 +12,17 @@ from pathlib import Path
 HOST = "127.0.0.1"
 
 
-def load_pages(data_dir: Path, limit: int = 0) -> list[bytes]:
-    """Raw page bytes (``html/*.html`` or ``*.html.gz``), in file-name order."""
+def page_files(data_dir: Path, limit: int = 0) -> list[Path]:
+    """The corpus' pages (``html/*.html`` or ``*.html.gz``), in file-name order, the first ``limit`` if given."""
     files = sorted(p for p in (data_dir / "html").iterdir() if p.name.endswith((".html", ".html.gz")))
-    if limit:
-        files = files[:limit]
-    return [gzip.decompress(f.read_bytes()) if f.suffix == ".gz" else f.read_bytes() for f in files]
+    return files[:limit] if limit else files
+
+
+def load_pages(data_dir: Path, limit: int = 0) -> list[bytes]:
+    """Raw page bytes of :func:`page_files`."""
+    return [
+        gzip.decompress(f.read_bytes()) if f.suffix == ".gz" else f.read_bytes() for f in page_files(data_dir, limit)
+    ]
 
 
 def free_port() -> int:

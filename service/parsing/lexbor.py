@@ -15,6 +15,7 @@ from functools import cached_property
 import numpy as np
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
+from service.parsing.budget import PageBudget
 from service.parsing.decode import to_utf8
 from service.parsing.document import BLOCK_LEVEL_TAGS, Document
 from service.parsing.nesting import flatten_deep_nesting
@@ -98,12 +99,16 @@ def parse_html(
     charset: str | None = None,
     target_selector: str | None = None,
     remove_selector: str | None = None,
+    budget: PageBudget | None = None,
 ) -> Document:
     """Parse a page into its :class:`Document`, pruned by the caller's selectors (:mod:`.selection`).
 
-    Never raises on bad input; a bad selector is the caller's error.
+    Never raises on bad input, but for a page over ``budget`` (:class:`~service.errors.PageTooComplex`,
+    before Lexbor sees it); a bad selector is the caller's error.
     """
     utf8, encoding = to_utf8(html, charset)
+    if budget is not None:
+        budget.check(utf8)
     doctype_match = _DOCTYPE.match(utf8, 0, 1024)
     tree = LexborHTMLParser(flatten_deep_nesting(utf8))
     builder = _Builder()

@@ -48,7 +48,7 @@ async def _answer(
 @router.post(
     "/extract",
     response_model=ExtractResponse | CompareResponse,
-    responses=error_responses(400, 401, 413, 415, 422, 429),
+    responses=error_responses(400, 401, 408, 413, 415, 422, 429),
     summary="Extract the main content of a page you send",
     openapi_extra=request_body(ExtractRequest, {"html": EXAMPLE_HTML, "format": "text"}, raw_html=True),
 )
@@ -58,7 +58,7 @@ async def extract_page(request: Request, state: State, options: Annotated[Extrac
     A raw body takes its options from the query string and its charset from the
     Content-Type; a JSON body carries its options, and the query string is ignored.
     """
-    page, chosen = await read_page(request, state.settings.max_body_bytes, options, ExtractRequest)
+    page, chosen = await read_page(request, state.settings, options, ExtractRequest)
     label_backend(request, state, chosen.backend)
     return await _answer(state, page, chosen.backend, chosen)
 
