@@ -15,10 +15,13 @@ from service.backends.base import WARM_UP_PAGE, Backend, BlockLabels
 from service.backends.coherence import whole_paragraphs
 from service.backends.registry import BackendRegistry, default_registry
 from service.errors import UnknownFormat
+from service.metadata.fields import Metadata
+from service.metadata.reader import MetadataReader, load_metadata_reader
+from service.models.store import ModelStore
 from service.output.render import render_html, render_markdown, render_text
 from service.parsing.document import Document, Locator
 from service.parsing.lexbor import parse_html
-from service.settings import DEFAULT_BACKEND
+from service.settings import DEFAULT_BACKEND, Settings
 
 OUTPUT_FORMATS = ("text", "html", "markdown")
 
@@ -39,10 +42,11 @@ class Extraction:
     """The result of one extraction. ``html``/``markdown`` are set when asked for."""
 
     text: str
-    title: str
+    title: str  # the metadata's title, else the page's <title>
     backend: str
     backend_version: str
-    timings: dict[str, float]  # milliseconds per stage: parse, classify, render, total
+    timings: dict[str, float]  # milliseconds per stage: parse, classify, render, metadata, total
+    metadata: Metadata = field(default_factory=Metadata)
     html: str | None = None
     markdown: str | None = None
     url: str | None = None
@@ -59,9 +63,12 @@ class Extraction:
 class Extractor:
     """Runs the pipeline against one registry of backends."""
 
-    def __init__(self, registry: BackendRegistry, default_backend: str = DEFAULT_BACKEND) -> None:
+    def __init__(
+        self, registry: BackendRegistry, default_backend: str = DEFAULT_BACKEND, metadata: MetadataReader | None = None
+    ) -> None:
         self.registry = registry
         self.default_backend = default_backend
+        self.metadata = metadata or MetadataReader()  # without a page-type model unless given one
 
     def backend(self, name: str | None) -> Backend:
         """The backend called ``name`` (the default one for None); unknown names list the known ones."""
@@ -82,7 +89,14 @@ class Extractor:
         started = time.perf_counter()
         labels = chosen.classify(document)
         return finish(
-            document, labels, chosen, output=output, url=url, parse_ms=parse_ms, classify_ms=elapsed_ms(started)
+            document,
+            labels,
+            chosen,
+            output=output,
+            url=url,
+            parse_ms=parse_ms,
+            classify_ms=elapsed_ms(started),
+            metadata_reader=self.metadata,
         )
 
 
@@ -110,6 +124,7 @@ def finish(
     url: str | None,
     parse_ms: float,
     classify_ms: float,
+    metadata_reader: MetadataReader,
 ) -> Extraction:
     """The last stage: whole paragraphs, render the kept blocks and assemble the Extraction.
 
@@ -125,17 +140,22 @@ def finish(
     rendered_html = render_html(document, keep, base_url=url) if output == "html" else None
     rendered_markdown = render_markdown(document, keep, base_url=url) if output == "markdown" else None
     render_ms = elapsed_ms(started)
+    started = time.perf_counter()
+    metadata = metadata_reader.read(document, url)
+    metadata_ms = elapsed_ms(started)
     return Extraction(
         text=text,
-        title=document.title,
+        title=metadata.title or document.title,
         backend=backend.name,
         backend_version=backend.version,
         timings={
             "parse": parse_ms,
             "classify": classify_ms,
             "render": render_ms,
-            "total": parse_ms + classify_ms + render_ms,
+            "metadata": metadata_ms,
+            "total": parse_ms + classify_ms + render_ms + metadata_ms,
         },
+        metadata=metadata,
         html=rendered_html,
         markdown=rendered_markdown,
         url=url,
@@ -158,7 +178,8 @@ def warm_up(extractor: Extractor, backends: Iterable[str]) -> None:
 @cache
 def default_extractor() -> Extractor:
     """The extractor behind :func:`extract`, built on first call, not at import."""
-    return Extractor(default_registry())
+    settings = Settings()
+    return Extractor(default_registry(settings), metadata=load_metadata_reader(ModelStore(settings.model_store_dir)))
 
 
 def extract(

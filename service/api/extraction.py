@@ -136,7 +136,14 @@ async def _extract_one(state: AppState, loop: asyncio.AbstractEventLoop, job: Jo
     classify_ms = elapsed_ms(started)
     return await loop.run_in_executor(
         state.cpu_pool,
-        partial(finish, output=job.output, url=job.page.url, parse_ms=parse_ms, classify_ms=classify_ms),
+        partial(
+            finish,
+            output=job.output,
+            url=job.page.url,
+            parse_ms=parse_ms,
+            classify_ms=classify_ms,
+            metadata_reader=state.extractor.metadata,
+        ),
         document,
         backend.labels(scores),
         backend,

@@ -61,6 +61,7 @@ def to_response(
             "backend_version": extraction.backend_version,
             "title": extraction.title,
             "text": extraction.text,
+            "metadata": extraction.metadata.to_json(),
             "html": extraction.html,
             "markdown": extraction.markdown,
             "url": extraction.url,

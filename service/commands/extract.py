@@ -84,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
             "backend_version": result.backend_version,
             "title": result.title,
             "text": result.text,
+            "metadata": result.metadata.to_json(),
             "url": result.url,
             "timings_ms": result.timings,
             "blocks": [{**asdict(b), "locator": asdict(b.locator)} for b in result.blocks],

@@ -18,6 +18,8 @@ from typing import Protocol
 
 import numpy as np
 
+from service.parsing.markup import BodyMarks, PageMarkup
+
 # Tags whose box starts on a new line in a browser: a change of the
 # nearest such ancestor between two text leaves is a paragraph break.
 BLOCK_LEVEL_TAGS = frozenset(
@@ -44,6 +46,14 @@ class AttributeSource(Protocol):
 
     def counts(self, names: Sequence[str]) -> np.ndarray:
         """How many of the attributes ``names`` each element has (int32 by element id; no value is read)."""
+        ...
+
+    def markup(self) -> PageMarkup:
+        """What the page says about itself in <head>, scripts, <time> and <h1>, which the walk does not record."""
+        ...
+
+    def body_marks(self) -> BodyMarks:
+        """Microdata and bylines, which take a scan of the whole tree."""
         ...
 
 
@@ -124,6 +134,16 @@ class Document:
         if found is None:
             found = self._named_attributes[(name, tag)] = self.attributes.named(name, tag)
         return found
+
+    @cached_property
+    def markup(self) -> PageMarkup:
+        """The page's meta tags, links, JSON-LD, <time>s and <h1>s; read on first use."""
+        return self.attributes.markup()
+
+    @cached_property
+    def body_marks(self) -> BodyMarks:
+        """Microdata (itemprop, value) and byline texts; a scan of the whole tree, so read only where needed."""
+        return self.attributes.body_marks()
 
     def elem_attribute_counts(self, names: Sequence[str]) -> np.ndarray:
         """How many of the attributes ``names`` each element has: cheaper than their values, where presence counts."""

@@ -1,0 +1,136 @@
+"""What a page says about itself in markup: meta tags, links, JSON-LD, microdata, <time>, bylines.
+
+The block walk skips ``<head>`` and scripts, so these are read from the
+parsed tree on first use (most of them by Lexbor's CSS matcher, in C) and
+handed on as plain strings: the metadata package never sees the tree.
+The tree is reached through :class:`MarkupNode`, the few calls of a
+selectolax node this module needs, so only :mod:`service.parsing.lexbor`
+imports selectolax.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Protocol
+
+# Longest text kept of one element (a byline, a heading, a microdata value): metadata is short.
+MAX_TEXT_CHARS = 300
+# How many of each repeated thing are kept (a listing page has hundreds of <time> and itemprops).
+MAX_ITEMS = 40
+# The tags whose nodes the walk keeps for :func:`collect_markup`.
+MARKUP_TAGS = frozenset({"head", "script", "time", "h1"})
+# Microdata, and elements whose rel, class or id say they hold the author's name: one matcher pass.
+_BODY_SELECTOR = (
+    '[itemprop], [rel="author"], [class*="author" i], [class*="byline" i], [id*="author" i], [id*="byline" i]'
+)
+_BYLINE_WORDS = re.compile(r"author|byline", re.IGNORECASE)
+_LINK_SELECTOR = 'link[rel~="canonical" i][href], link[rel~="author" i][href]'
+# The attributes that name a <meta>, in the order they are read.
+_META_KEYS = ("property", "name", "itemprop", "http-equiv")
+# Attributes that carry a microdata value instead of the element's text.
+_MICRODATA_VALUE_ATTRIBUTES = ("content", "datetime", "href", "src")
+
+
+class MarkupNode(Protocol):
+    """The calls of a parsed-tree node this module reads (selectolax's ``LexborNode`` has them)."""
+
+    @property
+    def tag(self) -> str | None: ...
+
+    @property
+    def attributes(self) -> dict[str, str | None]: ...
+
+    def css(self, query: str) -> Iterable[MarkupNode]: ...
+
+    def text(self, deep: bool = True, separator: str = "", strip: bool = False) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class PageMarkup:
+    """The page's self-description in <head>, <script>, <time> and <h1>, as strings; empty where absent."""
+
+    title: str = ""  # the <title> text
+    meta: tuple[tuple[str, str], ...] = ()  # (property, name, itemprop or http-equiv lower-cased, content)
+    links: tuple[tuple[str, str], ...] = ()  # (rel lower-cased, href) of <link rel=canonical|author> elements
+    json_ld: tuple[str, ...] = ()  # the text of every <script type="application/ld+json">
+    times: tuple[tuple[str, str], ...] = ()  # (datetime attribute, text) of every <time>
+    headings: tuple[str, ...] = ()  # the text of every <h1>
+
+
+@dataclass(frozen=True, slots=True)
+class BodyMarks:
+    """Microdata and bylines: found by one scan of the whole tree, so read only where the head says too little."""
+
+    microdata: tuple[tuple[str, str], ...] = ()  # (itemprop, value)
+    bylines: tuple[str, ...] = ()  # the text of elements whose rel, class or id names an author or byline
+
+
+def _clean(text: str | None) -> str:
+    return " ".join((text or "").split())[:MAX_TEXT_CHARS]
+
+
+def collect_markup(kept: Iterable[MarkupNode]) -> PageMarkup:
+    """:class:`PageMarkup` from the <head>, <script>, <time> and <h1> nodes the walk kept, in document order."""
+    meta: list[tuple[str, str]] = []
+    links: list[tuple[str, str]] = []
+    json_ld: list[str] = []
+    times: list[tuple[str, str]] = []
+    headings: list[str] = []
+    title = ""
+    for node in kept:
+        tag, attrs = node.tag, node.attributes
+        if tag == "head":
+            for meta_node in node.css("meta[content]"):
+                meta_attrs = meta_node.attributes
+                key = next((meta_attrs[a] for a in _META_KEYS if meta_attrs.get(a)), "")
+                content = _clean(meta_attrs.get("content"))
+                if key and content:
+                    meta.append((key.strip().lower(), content))
+            links.extend(
+                ((link.attributes.get("rel") or "").strip().lower(), (link.attributes.get("href") or "").strip())
+                for link in node.css(_LINK_SELECTOR)
+            )
+            title = title or next((_clean(t.text()) for t in node.css("title")), "")
+            json_ld.extend(s.text() for s in node.css("script") if _is_json_ld(s.attributes))
+        elif tag == "script":
+            if _is_json_ld(attrs):
+                json_ld.append(node.text())
+        elif tag == "time" and len(times) < MAX_ITEMS:
+            times.append((_clean(attrs.get("datetime")), _clean(node.text())))
+        elif tag == "h1" and len(headings) < MAX_ITEMS:
+            text = _clean(node.text())
+            if text:
+                headings.append(text)
+    return PageMarkup(
+        title=title, meta=tuple(meta), links=tuple(links), json_ld=tuple(json_ld), times=tuple(times),
+        headings=tuple(headings),
+    )  # fmt: skip
+
+
+def _is_json_ld(attrs: dict[str, str | None]) -> bool:
+    return (attrs.get("type") or "").strip().lower() == "application/ld+json"
+
+
+def collect_body_marks(root: MarkupNode | None) -> BodyMarks:
+    """:class:`BodyMarks`, by one pass of Lexbor's matcher over the tree under ``root``."""
+    if root is None:
+        return BodyMarks()
+    microdata: list[tuple[str, str]] = []
+    bylines: list[str] = []
+    for node in root.css(_BODY_SELECTOR):
+        attrs = node.attributes
+        name = (attrs.get("itemprop") or "").strip()
+        if name and len(microdata) < MAX_ITEMS:
+            value = next((attrs[a] for a in _MICRODATA_VALUE_ATTRIBUTES if attrs.get(a)), None)
+            text = _clean(value if value is not None else node.text())
+            if text and (value is not None or "itemscope" not in attrs):  # a nested item's text is its properties'
+                microdata.append((name, text))
+        if (not name or _BYLINE_WORDS.search(f"{attrs.get('rel')} {attrs.get('class')} {attrs.get('id')}")) and len(
+            bylines
+        ) < MAX_ITEMS:
+            text = _clean(node.text())
+            if text:
+                bylines.append(text)
+    return BodyMarks(tuple(microdata), tuple(bylines))
