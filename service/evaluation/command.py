@@ -12,7 +12,7 @@ import json
 import sys
 from pathlib import Path
 
-from service.evaluation import gate, oracle, tables
+from service.evaluation import gate, metadata_eval, oracle, tables
 from service.evaluation.datasets import AUTO_LAYOUT, LAYOUTS, Corpus, CorpusError, Page, load_corpus
 from service.evaluation.evaluate import System, backend_system, evaluate, peer_system
 from service.evaluation.peers import PEER_NAMES, PeerUnavailable
@@ -64,6 +64,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--floors", type=Path, default=gate.FLOORS_PATH, help="floors file (default: tests/quality_floors.json)"
     )
+    parser.add_argument(
+        "--metadata",
+        action="store_true",
+        help="score title, author, publication date and page type against the gold, beside trafilatura's metadata",
+    )
     parser.add_argument("--make-split", action="store_true", help="(re)write the split of the corpus deterministically")
     parser.add_argument("--seed", type=int, default=SEED, help="seed for --make-split")
 
@@ -77,6 +82,8 @@ def run(args: argparse.Namespace) -> int:
         if args.update_floors:
             return _update_floors(corpus, select(corpus, gate.GATE_PART, split), args)
         pages = select(corpus, args.part, split)
+        if args.metadata:
+            return _metadata_report(corpus, args.part, pages, args.json)
         if args.oracle:
             cases = oracle.run_oracle(pages)
             print(f"# {_describe(corpus, args.part, len(pages))}")
@@ -113,6 +120,23 @@ def _report(corpus: Corpus, part: str, pages: list[Page], systems: list[System])
     record: dict[str, object] = {"corpus": corpus.name, "credit": corpus.credit, "part": part, "pages": len(pages)}
     record["systems"] = {name: result.as_dict() for name, result in results.items()}
     return record
+
+
+def _metadata_report(corpus: Corpus, part: str, pages: list[Page], json_path: Path | None) -> int:
+    """``--metadata``: the service's metadata and trafilatura's, page by page in one run."""
+    systems = {"ours": metadata_eval.ours(default_extractor().metadata)}
+    try:
+        systems["trafilatura"] = metadata_eval.trafilatura_metadata()
+    except ImportError:
+        print("note: trafilatura is not installed (the eval extra); scoring ours alone", file=sys.stderr)
+    scores = metadata_eval.evaluate_metadata(pages, systems)
+    print(f"# {_describe(corpus, part, len(pages))}; metadata, same run")
+    print(metadata_eval.format_table(scores))
+    if json_path:
+        record = {"corpus": corpus.name, "credit": corpus.credit, "part": part, "pages": len(pages)}
+        record["metadata"] = {name: score.as_dict() for name, score in scores.items()}
+        json_path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    return 0
 
 
 def _check_corpus(spec: str | None, main: Corpus) -> Corpus | None:

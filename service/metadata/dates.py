@@ -18,6 +18,11 @@ _ISO = re.compile(r"\s*(\d{4})-(\d{1,2})-(\d{1,2})")
 _COMPACT = re.compile(r"\s*(\d{4})(\d{2})(\d{2})(?:T|\b)")  # 20250904 or 20250904T1250
 # /2025/09/04/, /2025-09-04-, /20250904/ in a URL's path.
 _URL_DATE = re.compile(r"/((?:19|20)\d{2})[/-](\d{1,2})[/-](\d{1,2})(?:[/-]|$)|/((?:19|20)\d{2})(\d{2})(\d{2})/")
+_MONTH_ABBREVIATIONS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTH_NUMBERS = {name: i for i, name in enumerate(_MONTH_ABBREVIATIONS, 1)}
+_MONTH_NAME = r"(?P<month>[A-Za-z]{3,9})\.?"
+_MONTH_FIRST = re.compile(rf"\b{_MONTH_NAME}\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<year>\d{{4}})\b")
+_DAY_FIRST = re.compile(rf"\b(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\.?\s+{_MONTH_NAME},?\s+(?P<year>\d{{4}})\b")
 # Longest free text handed to the parser: a byline line, not a paragraph.
 MAX_FREE_TEXT = 60
 _HAS_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
@@ -42,6 +47,11 @@ def iso_day(text: str | None) -> str | None:
     match = _ISO.match(text) or _COMPACT.match(text)
     if match:
         return _day(int(match.group(1)), int(match.group(2)), int(match.group(3)))
+    match = _MONTH_FIRST.search(text) or _DAY_FIRST.search(text)
+    if match:  # "September 4, 2025", "4 Sept. 2025": the usual visible forms, without dateutil
+        month = _MONTH_NUMBERS.get(match.group("month")[:3].lower())
+        if month:
+            return _day(int(match.group("year")), month, int(match.group("day")))
     free = _LEADING_WORDS.sub("", text.strip())
     if len(free) > MAX_FREE_TEXT or not _HAS_YEAR.search(free) or _RELATIVE.search(free):
         return None

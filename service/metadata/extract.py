@@ -57,8 +57,9 @@ def extract_metadata(document: Document, url: str | None = None, ld: JsonLd | No
     main = ld.main() or {}
     base = url or ""
     site_name = _site_name(meta, ld)
-    seen = visible(document)
-    author = _author(document, meta, ld, main, seen)
+    lines = "\n".join(document.texts)  # the page's text, a block a line: joined once, searched in C
+    seen = visible(lines)
+    author = _author(document, meta, ld, main, seen=seen, text=lines)
     published = _published(document, meta, main, seen, url)
     modified = iso_day(_ld_text(main, "dateModified")) or _first_day(meta, MODIFIED_META)
     canonical = _canonical(markup, meta, base)
@@ -102,7 +103,7 @@ def _ld_text(node: dict[str, Any], *keys: str) -> str:
 
 
 def _microdata_day(document: Document, name: str) -> str | None:
-    return next((iso_day(v) for k, v in document.body_marks.microdata if k == name and iso_day(v)), None)
+    return next((iso_day(v) for k, v in document.microdata if k == name and iso_day(v)), None)
 
 
 def _published(
@@ -132,19 +133,29 @@ def _published(
 
 
 def _author(
-    document: Document, meta: dict[str, list[str]], ld: JsonLd, main: dict[str, Any], seen: Visible
+    document: Document, meta: dict[str, list[str]], ld: JsonLd, main: dict[str, Any], *, seen: Visible, text: str
 ) -> tuple[str, ...]:
-    """The structured author(s) the page also shows, else a byline it shows, else the structured ones."""
-    structured = _structured_authors(document, meta, ld, main)
-    text = " ".join(document.texts).lower()
-    shown = tuple(name for name in structured if name.lower() in text)
-    return shown or seen.names[:1] or structured
+    """The author(s) the page shows, from the most trusted source that agrees with the page's ``text``.
+
+    JSON-LD's and <meta>'s names where the page shows them, else a "By" line,
+    else microdata, else an element named for the author (these two scan the
+    whole tree, so only here), else the structured names the page does not show.
+    """
+    structured = _head_authors(meta, ld, main)
+    shown = tuple(name for name in structured if name in text)
+    if shown:
+        return shown
+    if seen.names:
+        return seen.names[:1]
+    return (
+        _names(v for k, v in document.microdata if k == "author")
+        or _names(document.bylines[:3], first_only=True)
+        or structured
+    )
 
 
-def _structured_authors(
-    document: Document, meta: dict[str, list[str]], ld: JsonLd, main: dict[str, Any]
-) -> tuple[str, ...]:
-    """JSON-LD's author(s), else <meta> author names, else microdata, else a byline element."""
+def _head_authors(meta: dict[str, list[str]], ld: JsonLd, main: dict[str, Any]) -> tuple[str, ...]:
+    """JSON-LD's author(s), else <meta> author names, else the Twitter card's "Written by"."""
     found = _names(_ld_authors(ld, main))
     if found:
         return found
@@ -153,12 +164,8 @@ def _structured_authors(
         if found:
             return found
     if meta.get("twitter:label1", [""])[0].lower() in {"written by", "author", "by"}:
-        found = _names(meta.get("twitter:data1", ()))
-        if found:
-            return found
-    marks = document.body_marks
-    found = _names(v for k, v in marks.microdata if k == "author")
-    return found or _names(marks.bylines[:3], first_only=True)
+        return _names(meta.get("twitter:data1", ()))
+    return ()
 
 
 def _ld_authors(ld: JsonLd, main: dict[str, Any]) -> list[str]:

@@ -34,16 +34,17 @@ class JsonLd:
 
     nodes: tuple[dict[str, Any], ...]
     by_id: dict[str, dict[str, Any]]
+    node_types: tuple[frozenset[str], ...]  # each node's @types, lower-cased
 
     def types(self) -> set[str]:
         """Every ``@type`` on the page, lower-cased."""
-        return {t for node in self.nodes for t in node_types(node)}
+        return set().union(*self.node_types)
 
     def ranked(self) -> Iterator[dict[str, Any]]:
         """Articles first, then forum posts, products and web pages, each in page order."""
         for ranked in _RANKED:
-            for node in self.nodes:
-                if node_types(node) & ranked:
+            for node, types in zip(self.nodes, self.node_types, strict=True):
+                if types & ranked:
                     yield node
 
     def main(self) -> dict[str, Any] | None:
@@ -51,7 +52,7 @@ class JsonLd:
         return next(self.ranked(), None)
 
     def first(self, types: frozenset[str]) -> dict[str, Any] | None:
-        return next((node for node in self.nodes if node_types(node) & types), None)
+        return next((node for node, kinds in zip(self.nodes, self.node_types, strict=True) if kinds & types), None)
 
     def resolve(self, value: Any) -> Any:
         """A ``{"@id": ...}`` reference replaced by the node it names (where the page has it)."""
@@ -60,10 +61,10 @@ class JsonLd:
         return value
 
 
-def node_types(node: dict[str, Any]) -> set[str]:
+def node_types(node: dict[str, Any]) -> frozenset[str]:
     kind = node.get("@type")
     kinds = kind if isinstance(kind, list) else [kind]
-    return {k.rsplit("/", 1)[-1].lower() for k in kinds if isinstance(k, str)}
+    return frozenset(k.rsplit("/", 1)[-1].lower() for k in kinds if isinstance(k, str))
 
 
 def parse_json_ld(scripts: Sequence[str]) -> JsonLd:
@@ -80,7 +81,8 @@ def parse_json_ld(scripts: Sequence[str]) -> JsonLd:
         if len(nodes) > MAX_NODES:
             break
     by_id = {str(node["@id"]): node for node in nodes if "@id" in node and len(node) > 2}
-    return JsonLd(tuple(nodes[:MAX_NODES]), by_id)
+    kept = tuple(nodes[:MAX_NODES])
+    return JsonLd(kept, by_id, tuple(node_types(node) for node in kept))
 
 
 def _unwrap(script: str) -> str:

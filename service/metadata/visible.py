@@ -12,28 +12,31 @@ import re
 from dataclasses import dataclass
 
 from service.metadata.dates import iso_day
-from service.parsing.document import Document
 
-# Blocks longer than this are prose, not a byline or a date line.
-MAX_LINE_CHARS = 120
 # How many bylines and dates are kept, in page order.
 MAX_FOUND = 8
-_BY_LINE = re.compile(r"^(?:written\s+by|posted\s+by|authored\s+by|by|author)\s*:?\s+(.+)$", re.IGNORECASE)
-_BY_ALONE = re.compile(r"^(?:written\s+by|posted\s+by|by|author:?|authors?:)$", re.IGNORECASE)
+# "By Jane Doe" on one line, or "By" alone and the name on the next (a link).
+# Case spelled out, and the line break first: a pattern with a literal start is searched for in C, 4 times faster.
+_BY_LINE = re.compile(
+    r"\n(?:[Bb]y|BY|[Ww]ritten [Bb]y|[Pp]osted [Bb]y|[Aa]uthored [Bb]y|[Aa]uthors?:?)(?:[ \t]*:?[ \t]+|\n)([^\n]+)"
+)
+# A year: where a date may be; the full date pattern is tried only around one.
+_YEAR = re.compile(r"(?:19|20)\d\d")  # no look-around: four times faster; the date pattern checks the edges
+# How far before a year a date can start ("September 30th, " is 16 characters).
+DATE_REACH = 20
+DATE_REACH_AFTER = 12
+# Years looked at around dates, at most (a listing of 200 dated cards needs only its first few).
+MAX_YEARS = 16
+MAX_SCAN_CHARS = 30_000
 # A name: up to six words, the first capitalised; what follows a separator (" · ", " | ", " on ") is dropped.
 _NAME_END = re.compile(r"\s+(?:[|·•—–]|-\s|on\s+\w+\s+\d|on\s+\d|published|updated|posted)|,\s*(?:\d|updated)", re.I)
 _NAME = re.compile(r"^[A-ZÀ-Þ][\w.'’-]*(?:\s+(?:[A-ZÀ-Þ][\w.'’-]*|and|&|de|van|von|der|da|di|la|le|,))*$")
 MAX_NAME_WORDS = 6
-_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
-_MONTH = re.compile(
-    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b|\b\d{1,2}\.?\s+(?:jan|feb|mar|apr|"
-    r"may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[/.]\d{1,2}[/.]\d{4}\b",
-    re.IGNORECASE,
-)
+_MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _DATE_SPAN = re.compile(
-    r"(?:\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}"
-    r"|\b\d{1,2}(?:st|nd|rd|th)?\.?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+\d{4}"
-    r"|\b\d{4}-\d{2}-\d{2}|\b\d{1,2}[/.]\d{1,2}[/.]\d{4})",
+    rf"\b{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+(?:19|20)\d\d\b"
+    rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\.?\s+{_MONTHS},?\s+(?:19|20)\d\d\b"
+    r"|\b(?:19|20)\d\d-\d{2}-\d{2}\b|\b\d{1,2}[/.]\d{1,2}[/.](?:19|20)\d\d\b",
     re.IGNORECASE,
 )
 
@@ -53,25 +56,30 @@ def _name(text: str) -> str | None:
     return text
 
 
-def visible(document: Document) -> Visible:
-    """Names after "By" and dates in short blocks, in page order."""
+def visible(lines: str) -> Visible:
+    """Names after "By" and dates, in page order, in ``lines`` (the page's blocks, one a line).
+
+    Only the first :data:`MAX_SCAN_CHARS` characters are read: a page shows its byline and date near its title.
+    """
+    lines = "\n" + lines
     names: list[str] = []
+    for match in _BY_LINE.finditer(lines, 0, MAX_SCAN_CHARS):
+        name = _name(match.group(1))
+        if name and name not in names:
+            names.append(name)
+            if len(names) >= MAX_FOUND:
+                break
     days: list[str] = []
-    texts = document.texts
-    for index, text in enumerate(texts):
-        if len(text) > MAX_LINE_CHARS:
-            continue
-        if len(names) < MAX_FOUND:
-            match = _BY_LINE.match(text)
-            candidate = match.group(1) if match else None
-            if candidate is None and _BY_ALONE.match(text) and index + 1 < len(texts):
-                candidate = texts[index + 1]
-            name = _name(candidate) if candidate else None
-            if name:
-                names.append(name)
-        if len(days) < MAX_FOUND and _YEAR.search(text) and _MONTH.search(text):
-            span = _DATE_SPAN.search(text)
-            day = iso_day(span.group(0)) if span else None
+    searched = 0  # where the date pattern has looked up to: a date is found once
+    for count, year in enumerate(_YEAR.finditer(lines, 0, MAX_SCAN_CHARS)):
+        if count >= MAX_YEARS or len(days) >= MAX_FOUND:
+            break
+        start = max(year.start() - DATE_REACH, searched)
+        # "2025-09-04", "04.09.2025": the year may come first, so the window reaches past it too
+        span = _DATE_SPAN.search(lines, start, year.end() + DATE_REACH_AFTER)
+        if span is not None:
+            searched = span.end()
+            day = iso_day(span.group(0))
             if day:
                 days.append(day)
     return Visible(tuple(names), tuple(days))

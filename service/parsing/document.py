@@ -18,7 +18,7 @@ from typing import Protocol
 
 import numpy as np
 
-from service.parsing.markup import BodyMarks, PageMarkup
+from service.parsing.markup import PageMarkup
 
 # Tags whose box starts on a new line in a browser: a change of the
 # nearest such ancestor between two text leaves is a paragraph break.
@@ -52,8 +52,12 @@ class AttributeSource(Protocol):
         """What the page says about itself in <head>, scripts, <time> and <h1>, which the walk does not record."""
         ...
 
-    def body_marks(self) -> BodyMarks:
-        """Microdata and bylines, which take a scan of the whole tree."""
+    def microdata(self) -> tuple[tuple[str, str], ...]:
+        """(itemprop, value) of the page's microdata: a scan of the whole tree."""
+        ...
+
+    def bylines(self) -> tuple[str, ...]:
+        """The text of elements whose rel, class or id names an author: a scan of the whole tree."""
         ...
 
 
@@ -141,9 +145,14 @@ class Document:
         return self.attributes.markup()
 
     @cached_property
-    def body_marks(self) -> BodyMarks:
-        """Microdata (itemprop, value) and byline texts; a scan of the whole tree, so read only where needed."""
-        return self.attributes.body_marks()
+    def microdata(self) -> tuple[tuple[str, str], ...]:
+        """(itemprop, value) of the page's microdata; a scan of the whole tree, so read only where needed."""
+        return self.attributes.microdata()
+
+    @cached_property
+    def bylines(self) -> tuple[str, ...]:
+        """Texts of elements whose rel, class or id names an author; a scan of the whole tree, read where needed."""
+        return self.attributes.bylines()
 
     def elem_attribute_counts(self, names: Sequence[str]) -> np.ndarray:
         """How many of the attributes ``names`` each element has: cheaper than their values, where presence counts."""

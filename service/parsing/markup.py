@@ -10,7 +10,6 @@ imports selectolax.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol
@@ -21,11 +20,8 @@ MAX_TEXT_CHARS = 300
 MAX_ITEMS = 40
 # The tags whose nodes the walk keeps for :func:`collect_markup`.
 MARKUP_TAGS = frozenset({"head", "script", "time", "h1"})
-# Microdata, and elements whose rel, class or id say they hold the author's name: one matcher pass.
-_BODY_SELECTOR = (
-    '[itemprop], [rel="author"], [class*="author" i], [class*="byline" i], [id*="author" i], [id*="byline" i]'
-)
-_BYLINE_WORDS = re.compile(r"author|byline", re.IGNORECASE)
+# Elements whose rel, class or id say they hold the author's name.
+_BYLINE_SELECTOR = '[rel="author"], [class*="author" i], [class*="byline" i], [id*="author" i], [id*="byline" i]'
 _LINK_SELECTOR = 'link[rel~="canonical" i][href], link[rel~="author" i][href]'
 # The attributes that name a <meta>, in the order they are read.
 _META_KEYS = ("property", "name", "itemprop", "http-equiv")
@@ -57,14 +53,6 @@ class PageMarkup:
     json_ld: tuple[str, ...] = ()  # the text of every <script type="application/ld+json">
     times: tuple[tuple[str, str], ...] = ()  # (datetime attribute, text) of every <time>
     headings: tuple[str, ...] = ()  # the text of every <h1>
-
-
-@dataclass(frozen=True, slots=True)
-class BodyMarks:
-    """Microdata and bylines: found by one scan of the whole tree, so read only where the head says too little."""
-
-    microdata: tuple[tuple[str, str], ...] = ()  # (itemprop, value)
-    bylines: tuple[str, ...] = ()  # the text of elements whose rel, class or id names an author or byline
 
 
 def _clean(text: str | None) -> str:
@@ -113,24 +101,28 @@ def _is_json_ld(attrs: dict[str, str | None]) -> bool:
     return (attrs.get("type") or "").strip().lower() == "application/ld+json"
 
 
-def collect_body_marks(root: MarkupNode | None) -> BodyMarks:
-    """:class:`BodyMarks`, by one pass of Lexbor's matcher over the tree under ``root``."""
-    if root is None:
-        return BodyMarks()
-    microdata: list[tuple[str, str]] = []
-    bylines: list[str] = []
-    for node in root.css(_BODY_SELECTOR):
+def collect_microdata(root: MarkupNode | None) -> tuple[tuple[str, str], ...]:
+    """(itemprop, value) of the elements under ``root``, by one pass of Lexbor's matcher."""
+    found: list[tuple[str, str]] = []
+    for node in root.css("[itemprop]") if root is not None else ():
         attrs = node.attributes
         name = (attrs.get("itemprop") or "").strip()
-        if name and len(microdata) < MAX_ITEMS:
-            value = next((attrs[a] for a in _MICRODATA_VALUE_ATTRIBUTES if attrs.get(a)), None)
-            text = _clean(value if value is not None else node.text())
-            if text and (value is not None or "itemscope" not in attrs):  # a nested item's text is its properties'
-                microdata.append((name, text))
-        if (not name or _BYLINE_WORDS.search(f"{attrs.get('rel')} {attrs.get('class')} {attrs.get('id')}")) and len(
-            bylines
-        ) < MAX_ITEMS:
-            text = _clean(node.text())
-            if text:
-                bylines.append(text)
-    return BodyMarks(tuple(microdata), tuple(bylines))
+        value = next((attrs[a] for a in _MICRODATA_VALUE_ATTRIBUTES if attrs.get(a)), None)
+        text = _clean(value if value is not None else node.text())
+        if name and text and (value is not None or "itemscope" not in attrs):  # a nested item's text is its parts'
+            found.append((name, text))
+            if len(found) >= MAX_ITEMS:
+                break
+    return tuple(found)
+
+
+def collect_bylines(root: MarkupNode | None) -> tuple[str, ...]:
+    """The text of the elements under ``root`` whose rel, class or id names an author or byline."""
+    found: list[str] = []
+    for node in root.css(_BYLINE_SELECTOR) if root is not None else ():
+        text = _clean(node.text())
+        if text:
+            found.append(text)
+            if len(found) >= MAX_ITEMS:
+                break
+    return tuple(found)
