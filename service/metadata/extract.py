@@ -17,9 +17,9 @@ from urllib.parse import urljoin, urlsplit
 
 from service.metadata.dates import iso_day, url_day
 from service.metadata.fields import Metadata
-from service.metadata.jsonld import JsonLd, parse_json_ld, text_of
+from service.metadata.jsonld import ORGANIZATION_TYPES, JsonLd, node_types, parse_json_ld, text_of
 from service.metadata.titles import best_title
-from service.metadata.visible import Visible, visible
+from service.metadata.visible import NOT_A_NAME, Visible, visible
 from service.parsing.document import Document
 from service.parsing.markup import PageMarkup
 
@@ -44,8 +44,9 @@ TAG_META = ("article:tag", "parsely-tags", "keywords", "news_keywords")
 MAX_TAGS = 20
 # An author name is a few words; longer text in an author slot is a bio or a sentence.
 MAX_AUTHOR_WORDS = 8
+# Author elements read, in page order, for the first that holds a name.
+MAX_BYLINES = 5
 _BY = re.compile(r"^\s*(?:written\s+by|posted\s+by|by)\s*[:\-]?\s*", re.IGNORECASE)
-_NOT_A_NAME = re.compile(r"https?://|www\.|@|\d{3,}|^(?:admin|administrator|author|staff|unknown)$", re.IGNORECASE)
 _BCP47 = re.compile(r"^[a-zA-Z]{2,3}(?:[-_][a-zA-Z0-9]{2,8})*$")
 
 
@@ -94,6 +95,11 @@ def _first(meta: dict[str, list[str]], names: Iterable[str]) -> str:
     return next((meta[name][0] for name in names if name in meta), "")
 
 
+def _named_like(meta: dict[str, list[str]], word: str) -> list[str]:
+    """The <meta> names that contain ``word`` (a CMS's own "w-published-date"), in page order."""
+    return [name for name in meta if word in name]
+
+
 def _first_day(meta: dict[str, list[str]], names: Iterable[str]) -> str | None:
     return next((d for d in (iso_day(meta[name][0]) for name in names if name in meta) if d), None)
 
@@ -111,17 +117,19 @@ def _published(
 ) -> str | None:
     """The publication day the page shows, else the one its structured data, <time> or URL give.
 
-    A page that shows its last update in place of its first publication
-    ("Updated August 14, 2025") is dated by what it shows: structured days
-    (published or modified) that also appear in the text win, in page order.
+    The structured publication day where the page shows it; else, for a page
+    that shows its last update in place of its first publication ("Updated
+    August 14, 2025"), the first structured day (modified, <time>) it shows.
     """
-    published = iso_day(_ld_text(main, "datePublished", "dateCreated", "uploadDate")) or _first_day(
-        meta, PUBLISHED_META
+    published = (
+        iso_day(_ld_text(main, "datePublished", "dateCreated", "uploadDate"))
+        or _first_day(meta, PUBLISHED_META)
+        or _first_day(meta, _named_like(meta, "publish"))
     )
     modified = iso_day(_ld_text(main, "dateModified")) or _first_day(meta, MODIFIED_META)
     timed = [day for day in (iso_day(dt) for dt, _ in document.markup.times) if day]
     known = {day for day in (published, modified, *timed) if day}
-    shown = next((day for day in seen.days if day in known), None)
+    shown = published if published in seen.days else next((day for day in seen.days if day in known), None)
     return (
         shown
         or published
@@ -149,13 +157,14 @@ def _author(
         return seen.names[:1]
     return (
         _names(v for k, v in document.microdata if k == "author")
-        or _names(document.bylines[:3], first_only=True)
+        or _names(document.bylines[:MAX_BYLINES], first_only=True)
         or structured
+        or _names(text_of(ld.resolve(v)) for v in _as_list(main.get("author")))  # an organization, at last
     )
 
 
 def _head_authors(meta: dict[str, list[str]], ld: JsonLd, main: dict[str, Any]) -> tuple[str, ...]:
-    """JSON-LD's author(s), else <meta> author names, else the Twitter card's "Written by"."""
+    """JSON-LD's author person(s), else <meta> author names, else the Twitter card's "Written by"."""
     found = _names(_ld_authors(ld, main))
     if found:
         return found
@@ -168,8 +177,15 @@ def _head_authors(meta: dict[str, list[str]], ld: JsonLd, main: dict[str, Any]) 
     return ()
 
 
+def _as_list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else [value] if value else []
+
+
 def _ld_authors(ld: JsonLd, main: dict[str, Any]) -> list[str]:
-    """The main node's author, else its main entity's (a QAPage's Question), else the first ranked node's."""
+    """The main node's author, else its main entity's (a QAPage's Question), else the first ranked node's.
+
+    Organizations are left out: a publisher named as author is rarely the byline the page shows.
+    """
     entity = ld.resolve(main.get("mainEntity"))
     value = (
         main.get("author")
@@ -177,8 +193,8 @@ def _ld_authors(ld: JsonLd, main: dict[str, Any]) -> list[str]:
         or (entity.get("author") if isinstance(entity, dict) else None)
         or next((node.get("author") for node in ld.ranked() if node.get("author")), None)
     )
-    values = value if isinstance(value, list) else [value]
-    return [text_of(ld.resolve(v)) for v in values if v]
+    values = [ld.resolve(v) for v in (value if isinstance(value, list) else [value]) if v]
+    return [text_of(v) for v in values if not (isinstance(v, dict) and node_types(v) & ORGANIZATION_TYPES)]
 
 
 def _names(candidates: Iterable[str], *, first_only: bool = False) -> tuple[str, ...]:
@@ -186,7 +202,7 @@ def _names(candidates: Iterable[str], *, first_only: bool = False) -> tuple[str,
     out: list[str] = []
     for candidate in candidates:
         name = _BY.sub("", " ".join(candidate.split())).strip(" ,|·-–—")
-        if name and len(name.split()) <= MAX_AUTHOR_WORDS and not _NOT_A_NAME.search(name) and name not in out:
+        if name and len(name.split()) <= MAX_AUTHOR_WORDS and not NOT_A_NAME.search(name) and name not in out:
             out.append(name)
             if first_only:
                 break

@@ -22,6 +22,7 @@ ARTICLE_TYPES = frozenset(
 FORUM_TYPES = frozenset({"discussionforumposting", "qapage", "question", "answer"})
 PRODUCT_TYPES = frozenset({"product", "productgroup", "offer", "softwareapplication", "book", "course", "event"})
 PAGE_TYPES = frozenset({"webpage", "itempage", "aboutpage", "contactpage", "faqpage", "collectionpage", "profilepage"})
+ORGANIZATION_TYPES = frozenset({"organization", "newsmediaorganization", "corporation", "localbusiness", "brand"})
 _RANKED = (ARTICLE_TYPES, FORUM_TYPES, PRODUCT_TYPES, PAGE_TYPES)
 # Scripts longer than this are not parsed (a site that ships its whole catalogue as JSON-LD).
 MAX_SCRIPT_CHARS = 500_000

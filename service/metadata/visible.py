@@ -18,7 +18,8 @@ MAX_FOUND = 8
 # "By Jane Doe" on one line, or "By" alone and the name on the next (a link).
 # Case spelled out, and the line break first: a pattern with a literal start is searched for in C, 4 times faster.
 _BY_LINE = re.compile(
-    r"\n(?:[Bb]y|BY|[Ww]ritten [Bb]y|[Pp]osted [Bb]y|[Aa]uthored [Bb]y|[Aa]uthors?:?)(?:[ \t]*:?[ \t]+|\n)([^\n]+)"
+    r"\n(?:[Bb]y|BY|[Ww]ritten [Bb]y|[Pp]osted [Bb]y|[Aa]uthored [Bb]y|[Aa]uthors?|[Cc]ontributors?)"
+    r"[ \t]*:?(?:[ \t]*\n|[ \t]+)([^\n]+)"
 )
 # A year: where a date may be; the full date pattern is tried only around one.
 _YEAR = re.compile(r"(?:19|20)\d\d")  # no look-around: four times faster; the date pattern checks the edges
@@ -32,6 +33,13 @@ MAX_SCAN_CHARS = 30_000
 _NAME_END = re.compile(r"\s+(?:[|·•—–]|-\s|on\s+\w+\s+\d|on\s+\d|published|updated|posted)|,\s*(?:\d|updated)", re.I)
 _NAME = re.compile(r"^[A-ZÀ-Þ][\w.'’-]*(?:\s+(?:[A-ZÀ-Þ][\w.'’-]*|and|&|de|van|von|der|da|di|la|le|,))*$")
 MAX_NAME_WORDS = 6
+# Not a person: a URL, a handle, a number, or the label or button an author element also holds.
+NOT_A_NAME = re.compile(
+    r"https?://|www\.|@|\d{3,}|^(?:admin|administrator|authors?|staff|unknown|log ?in|sign ?in|sign ?up|register|search"
+    r"|advertise|contributors?|editors?|guest|anonymous|menu|home|share|subscribe|about the author|written by|member"
+    r"|role|category|name|community|topic author|company (?:type|size)|use case|modality)$|[:*]$",
+    re.IGNORECASE,
+)
 _MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _DATE_SPAN = re.compile(
     rf"\b{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+(?:19|20)\d\d\b"
@@ -51,7 +59,7 @@ class Visible:
 
 def _name(text: str) -> str | None:
     text = _NAME_END.split(text, maxsplit=1)[0].strip(" ,.:;|·")
-    if not text or len(text.split()) > MAX_NAME_WORDS or not _NAME.match(text):
+    if not text or len(text.split()) > MAX_NAME_WORDS or not _NAME.match(text) or NOT_A_NAME.search(text):
         return None
     return text
 

@@ -20,8 +20,11 @@ MAX_TEXT_CHARS = 300
 MAX_ITEMS = 40
 # The tags whose nodes the walk keeps for :func:`collect_markup`.
 MARKUP_TAGS = frozenset({"head", "script", "time", "h1"})
-# Elements whose rel, class or id say they hold the author's name.
-_BYLINE_SELECTOR = '[rel="author"], [class*="author" i], [class*="byline" i], [id*="author" i], [id*="byline" i]'
+# Elements whose rel, class or id say they hold the author's name (forum software: the poster's user name).
+_BYLINE_SELECTOR = (
+    '[rel="author"], [class*="author" i], [class*="byline" i], [id*="author" i], [id*="byline" i], '
+    '[class*="username" i], [class*="postuser" i], [class*="creator" i], [class*="user-details" i] a'
+)
 _LINK_SELECTOR = 'link[rel~="canonical" i][href], link[rel~="author" i][href]'
 # The attributes that name a <meta>, in the order they are read.
 _META_KEYS = ("property", "name", "itemprop", "http-equiv")
