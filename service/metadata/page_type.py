@@ -26,7 +26,7 @@ from service.parsing.document import Document
 
 MODEL_NAME = "page_type"
 SCHEMA_NAME = "page-type-features"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 _LD_GROUPS: dict[str, frozenset[str]] = {
     "ld_article": ARTICLE_TYPES,
@@ -79,6 +79,8 @@ _BLOCK_SHARES = {
     "in_heading": {"h1", "h2", "h3", "h4", "h5", "h6"},
     "in_nav": {"nav", "header", "footer", "aside"},
 }
+_LETTERS = re.compile(r"[a-z]+")
+_WORD = re.compile(r"\w+")
 # Every tag of a group to the group's index (the groups are disjoint): one lookup per tag path.
 # 0 for any other tag, so that a group's index is one more than its position.
 _SHARE_GROUP: defaultdict[str, int] = defaultdict(
@@ -122,8 +124,8 @@ def page_type_features(document: Document, metadata: Metadata, ld_types: set[str
     for phrases in _TEXT_GROUPS.values():
         values.append(min(sum(text.count(phrase) for phrase in phrases) / thousands, 50.0))
     values += [float(bool(ld_types & group)) for group in _LD_GROUPS.values()]
-    og_type = next((v for k, v in document.markup.meta if k == "og:type"), "").lower()
-    values += [float(og_type == "article"), float("product" in og_type), float(og_type == "website")]
+    og = og_type(document)
+    values += [float(og == "article"), float("product" in og), float(og == "website")]
     values += [
         float(bool(metadata.author)),
         float(metadata.date_published is not None),
@@ -138,15 +140,44 @@ def page_type_features(document: Document, metadata: Metadata, ld_types: set[str
     return np.asarray(values, dtype=np.float32)
 
 
+def og_type(document: Document) -> str:
+    """The page's OpenGraph type, lower-cased ("" where it has none)."""
+    return next((v for k, v in document.markup.meta if k == "og:type"), "").lower()
+
+
+def page_words(metadata: Metadata, ld_types: set[str], og: str, url: str | None) -> set[str]:
+    """The page's words that name its kind: its URL path's and title's words, its JSON-LD and OpenGraph types.
+
+    Prefixed by where they come from (``u_blog``, ``t_best``, ``ld_product``, ``og_article``); the model
+    keeps those seen on at least a few training pages as yes/no features.
+    """
+    path = urlsplit(url or metadata.canonical_url or "").path.lower()
+    words = {f"u_{w}" for w in _LETTERS.findall(path)}
+    words.update(f"t_{w}" for w in _WORD.findall((metadata.title or "").lower()))
+    words.update(f"ld_{t}" for t in ld_types)
+    if og:
+        words.add(f"og_{og}")
+    return words
+
+
 @dataclass(frozen=True)
 class PageTypeModel:
-    """Standardise, multiply, softmax: the page type and its probability."""
+    """Standardise, multiply, softmax: the page type and its probability.
+
+    A row is the :data:`FEATURES` then one yes/no column per word of ``vocabulary`` (see :func:`page_words`).
+    """
 
     classes: tuple[str, ...]
-    mean: np.ndarray
-    scale: np.ndarray
-    coef: np.ndarray  # classes × features
+    vocabulary: tuple[str, ...]
+    mean: np.ndarray  # per column; 0 for the word columns
+    scale: np.ndarray  # per column; 1 for the word columns
+    coef: np.ndarray  # classes × columns
     intercept: np.ndarray
+
+    def row(self, features: np.ndarray, words: set[str]) -> np.ndarray:
+        """The model's input for one page: its features and which vocabulary words it has."""
+        present = np.fromiter((word in words for word in self.vocabulary), dtype=np.float64, count=len(self.vocabulary))
+        return np.concatenate([features.astype(np.float64), present])
 
     def probabilities(self, features: np.ndarray) -> np.ndarray:
         logits = ((features - self.mean) / self.scale) @ self.coef.T + self.intercept
@@ -154,8 +185,8 @@ class PageTypeModel:
         exp = np.exp(logits)
         return exp / exp.sum(axis=-1, keepdims=True)
 
-    def predict(self, features: np.ndarray) -> tuple[str, float]:
-        probabilities = self.probabilities(features.astype(np.float64))
+    def predict(self, row: np.ndarray) -> tuple[str, float]:
+        probabilities = self.probabilities(row)
         best = int(np.argmax(probabilities))
         return self.classes[best], float(probabilities[best])
 
@@ -165,6 +196,7 @@ class PageTypeModel:
             "schema_version": SCHEMA_VERSION,
             "features": list(FEATURES),
             "classes": list(self.classes),
+            "vocabulary": list(self.vocabulary),
             "mean": self.mean.tolist(),
             "scale": self.scale.tolist(),
             "coef": self.coef.tolist(),
@@ -181,6 +213,7 @@ class PageTypeModel:
         try:
             model = cls(
                 classes=tuple(str(c) for c in record["classes"]),  # type: ignore[attr-defined]
+                vocabulary=tuple(str(w) for w in record["vocabulary"]),  # type: ignore[attr-defined]
                 mean=np.asarray(record["mean"], dtype=np.float64),
                 scale=np.asarray(record["scale"], dtype=np.float64),
                 coef=np.asarray(record["coef"], dtype=np.float64),
@@ -188,9 +221,10 @@ class PageTypeModel:
             )
         except (KeyError, TypeError, ValueError) as error:
             raise ModelError(f"{source}: malformed page-type model: {error}") from error
-        shapes_fit = model.coef.shape == (len(model.classes), N_FEATURES) and model.mean.shape == (N_FEATURES,)
-        if not shapes_fit or model.scale.shape != (N_FEATURES,) or model.intercept.shape != (len(model.classes),):
-            raise ModelError(f"{source}: coefficient shapes do not fit {N_FEATURES} features")
+        columns = N_FEATURES + len(model.vocabulary)
+        shapes_fit = model.coef.shape == (len(model.classes), columns) and model.mean.shape == (columns,)
+        if not shapes_fit or model.scale.shape != (columns,) or model.intercept.shape != (len(model.classes),):
+            raise ModelError(f"{source}: coefficient shapes do not fit {N_FEATURES} features and the vocabulary")
         if not set(model.classes) <= set(PAGE_TYPES):
             raise ModelError(f"{source}: unknown page types {sorted(set(model.classes) - set(PAGE_TYPES))}")
         return model

@@ -7,7 +7,7 @@ from dataclasses import replace
 from service.metadata.extract import extract_metadata
 from service.metadata.fields import Metadata
 from service.metadata.jsonld import parse_json_ld
-from service.metadata.page_type import PageTypeModel, load_page_type_model, page_type_features
+from service.metadata.page_type import PageTypeModel, load_page_type_model, og_type, page_type_features, page_words
 from service.models.store import ModelStore
 from service.parsing.document import Document
 
@@ -23,8 +23,10 @@ class MetadataReader:
         metadata = extract_metadata(document, url, ld)
         if self.page_type is None:
             return metadata
-        features = page_type_features(document, metadata, ld.types(), url)
-        page_type, confidence = self.page_type.predict(features)
+        ld_types = ld.types()
+        features = page_type_features(document, metadata, ld_types, url)
+        words = page_words(metadata, ld_types, og_type(document), url)
+        page_type, confidence = self.page_type.predict(self.page_type.row(features, words))
         return replace(metadata, page_type=page_type, page_type_confidence=round(confidence, 4))
 
 
