@@ -106,3 +106,17 @@ def test_a_fetched_page_is_read_in_its_header_charset(capsys: pytest.CaptureFixt
     assert run(capsys, url) == (0, DECLARED_TEXT + "\n", "")
     _, out, _ = run(capsys, url, "--charset", "windows-1252")
     assert out.startswith("CrÃ¨me brÃ»lÃ©e")
+
+
+def test_json_output_carries_the_metadata(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    html = (
+        '<html lang="en"><head><title>Night trains | Rail Weekly</title>'
+        '<meta property="og:site_name" content="Rail Weekly"></head>'
+        "<body><h1>Night trains</h1><p>By Ines Moreau</p><p>March 12, 2026</p><p>Sleepers are back.</p></body></html>"
+    )
+    status, out, _ = run(capsys, write(tmp_path, "page.html", html.encode()), "--format", "json")
+    assert status == 0
+    metadata = json.loads(out)["metadata"]
+    assert metadata["title"] == json.loads(out)["title"] == "Night trains"
+    assert (metadata["author"], metadata["date_published"]) == (["Ines Moreau"], "2026-03-12")
+    assert (metadata["site_name"], metadata["language"]) == ("Rail Weekly", "en")

@@ -32,8 +32,8 @@ class Guess:
     """What one system says of one page's metadata."""
 
     title: str | None
-    author: str | None
-    date_published: str | None
+    author: str | None = None
+    date_published: str | None = None
     page_type: str | None = None
 
 
@@ -148,7 +148,7 @@ def trafilatura_metadata() -> MetadataSystem:
     def guess(html: bytes, url: str) -> Guess:
         found = extract_metadata(to_utf8(html)[0].decode("utf-8", "replace"), default_url=url)
         if found is None:
-            return Guess(None, None, None)
+            return Guess(None)
         return Guess(found.title, found.author, found.date)
 
     return guess
