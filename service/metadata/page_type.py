@@ -14,6 +14,7 @@ import json
 import re
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -26,7 +27,7 @@ from service.parsing.document import Document
 
 MODEL_NAME = "page_type"
 SCHEMA_NAME = "page-type-features"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 _LD_GROUPS: dict[str, frozenset[str]] = {
     "ld_article": ARTICLE_TYPES,
@@ -51,17 +52,6 @@ _URL_GROUPS: dict[str, re.Pattern[str]] = {
         "url_service": r"services|service|solutions|pricing|contact|about|features|plans|company|careers|demo",
     }.items()
 }
-# Phrases in the page's text, per 1,000 words; counted with str.count (a regular expression costs 20 times more).
-_TEXT_GROUPS: dict[str, tuple[str, ...]] = {
-    "text_commerce": ("add to cart", "add to bag", "in stock"),
-    "text_price": ("$", "€", "£"),
-    "text_forum": ("reply", "replies", "joined"),
-    "text_docs": ("parameter", "returns", "()"),
-    "text_service": ("contact us", "get started"),
-    "text_listing": ("read more", "load more"),
-}
-# The text read for the word features: the start of a long page says what it is.
-MAX_TEXT_CHARS = 4_000
 _TAG_COUNTS = {
     "n_article": {"article"},
     "n_li": {"li"},
@@ -91,7 +81,7 @@ _COUNT_GROUP: defaultdict[str, int] = defaultdict(
 )
 FEATURES: tuple[str, ...] = (
     "log_blocks", "log_chars", "log_mean_block_chars", "link_char_share", "link_block_share",
-    *_BLOCK_SHARES, *(f"log_{name}" for name in _TAG_COUNTS), *_TEXT_GROUPS, *_LD_GROUPS,
+    *_BLOCK_SHARES, *(f"log_{name}" for name in _TAG_COUNTS), *_LD_GROUPS,
     "og_article", "og_product", "og_website", "has_author", "has_published", "has_modified", "has_description",
     *_URL_GROUPS, "url_depth", "url_root", "url_query", "url_number",
 )  # fmt: skip
@@ -119,10 +109,6 @@ def page_type_features(document: Document, metadata: Metadata, ld_types: set[str
     shares = np.bincount(paragraph_group, weights=chars, minlength=len(_BLOCK_SHARES) + 1)[1:] / total
     counts = np.bincount(count_group[document.elem_path], minlength=len(_TAG_COUNTS) + 1)[1:]
     values += [*shares.tolist(), *np.log1p(counts).tolist()]
-    text = "\n".join(texts)[:MAX_TEXT_CHARS].lower()
-    thousands = max(len(text) / 6000.0, 0.05)  # about a thousand words
-    for phrases in _TEXT_GROUPS.values():
-        values.append(min(sum(text.count(phrase) for phrase in phrases) / thousands, 50.0))
     values += [float(bool(ld_types & group)) for group in _LD_GROUPS.values()]
     og = og_type(document)
     values += [float(og == "article"), float("product" in og), float(og == "website")]
@@ -174,13 +160,27 @@ class PageTypeModel:
     coef: np.ndarray  # classes × columns
     intercept: np.ndarray
 
+    @cached_property
+    def _columns(self) -> dict[str, int]:
+        return {word: N_FEATURES + i for i, word in enumerate(self.vocabulary)}
+
     def row(self, features: np.ndarray, words: set[str]) -> np.ndarray:
         """The model's input for one page: its features and which vocabulary words it has."""
-        present = np.fromiter((word in words for word in self.vocabulary), dtype=np.float64, count=len(self.vocabulary))
-        return np.concatenate([features.astype(np.float64), present])
+        row = np.zeros(N_FEATURES + len(self.vocabulary))
+        row[:N_FEATURES] = features
+        columns = self._columns
+        row[[columns[word] for word in words if word in columns]] = 1.0
+        return row
+
+    @cached_property
+    def _folded(self) -> tuple[np.ndarray, np.ndarray]:
+        """The standardisation folded into the weights: one matrix product a page."""
+        weights = (self.coef / self.scale).T
+        return weights, self.intercept - (self.mean / self.scale) @ self.coef.T
 
     def probabilities(self, features: np.ndarray) -> np.ndarray:
-        logits = ((features - self.mean) / self.scale) @ self.coef.T + self.intercept
+        weights, bias = self._folded
+        logits = features @ weights + bias
         logits = logits - logits.max(axis=-1, keepdims=True)
         exp = np.exp(logits)
         return exp / exp.sum(axis=-1, keepdims=True)
