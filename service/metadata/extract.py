@@ -213,7 +213,7 @@ def _names(candidates: Iterable[str], *, first_only: bool = False) -> tuple[str,
     out: list[str] = []
     for candidate in candidates:
         name = _BY.sub("", " ".join(candidate.split())).strip(" ,|·-–—")
-        if name and len(name.split()) <= MAX_AUTHOR_WORDS and not NOT_A_NAME.search(name) and name not in out:
+        if len(name) > 1 and len(name.split()) <= MAX_AUTHOR_WORDS and not NOT_A_NAME.search(name) and name not in out:
             out.append(name)
             if first_only:
                 break

@@ -29,6 +29,7 @@ DATE_REACH_AFTER = 12
 # Years looked at around dates, at most (a listing of 200 dated cards needs only its first few).
 MAX_YEARS = 16
 MAX_SCAN_CHARS = 40_000
+
 # A name: up to six words, the first capitalised; what follows a separator (" · ", " | ", " on ") is dropped.
 _NAME_END = re.compile(r"\s+(?:[|·•—–]|-\s|on\s+\w+\s+\d|on\s+\d|published|updated|posted)|,\s*(?:\d|updated)", re.I)
 _NAME = re.compile(r"^[A-ZÀ-Þ][\w.'’-]*(?:\s+(?:[A-ZÀ-Þ][\w.'’-]*|and|&|de|van|von|der|da|di|la|le|,))*$")
