@@ -11,7 +11,7 @@ from service.metadata.extract import extract_metadata
 from service.metadata.fields import Metadata
 from service.metadata.jsonld import parse_json_ld
 from service.metadata.titles import strip_site
-from service.metadata.visible import visible
+from service.metadata.visible import Visible
 from service.parsing.lexbor import parse_html
 
 BODY = "<p>Some paragraph that is long enough to be the body of the page, with words in it.</p>"
@@ -175,7 +175,7 @@ def test_iso_day(text: str, day: str | None) -> None:
 
 
 def test_bylines_and_dates_in_the_text() -> None:
-    seen = visible("Home\nBy\nMaria Lopez\nMarch 3, 2024\nBy clicking accept you agree\nPosted by Login")
+    seen = Visible("Home\nBy\nMaria Lopez\nMarch 3, 2024\nBy clicking accept you agree\nPosted by Login")
     assert seen.names == ("Maria Lopez",)
     assert seen.days == ("2024-03-03",)
 

@@ -19,7 +19,7 @@ from service.metadata.dates import iso_day, url_day
 from service.metadata.fields import Metadata
 from service.metadata.jsonld import ORGANIZATION_TYPES, JsonLd, node_types, parse_json_ld, text_of
 from service.metadata.titles import best_title
-from service.metadata.visible import NOT_A_NAME, Visible, visible
+from service.metadata.visible import NOT_A_NAME, Visible
 from service.parsing.document import Document
 from service.parsing.markup import PageMarkup
 
@@ -59,7 +59,7 @@ def extract_metadata(document: Document, url: str | None = None, ld: JsonLd | No
     base = url or ""
     site_name = _site_name(meta, ld)
     lines = "\n".join(document.texts)  # the page's text, a block a line: joined once, searched in C
-    seen = visible(lines)
+    seen = Visible(lines)
     published = _published(document, meta, main, seen, url)
     author = _author(document, meta, ld, main, seen=seen, text=lines, dated=published is not None)
     modified = iso_day(_ld_text(main, "dateModified")) or _first_day(meta, MODIFIED_META)

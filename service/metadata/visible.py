@@ -9,7 +9,7 @@ short blocks, with a cheap test before any parse.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from functools import cached_property
 
 from service.metadata.dates import iso_day
 
@@ -29,7 +29,6 @@ DATE_REACH_AFTER = 12
 # Years looked at around dates, at most (a listing of 200 dated cards needs only its first few).
 MAX_YEARS = 16
 MAX_SCAN_CHARS = 40_000
-
 # A name: up to six words, the first capitalised; what follows a separator (" · ", " | ", " on ") is dropped.
 _NAME_END = re.compile(r"\s+(?:[|·•—–]|-\s|on\s+\w+\s+\d|on\s+\d|published|updated|posted)|,\s*(?:\d|updated)", re.I)
 _NAME = re.compile(r"^[A-ZÀ-Þ][\w.'’-]*(?:\s+(?:[A-ZÀ-Þ][\w.'’-]*|and|&|de|van|von|der|da|di|la|le|,))*$")
@@ -50,14 +49,6 @@ _DATE_SPAN = re.compile(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Visible:
-    """Bylines' names and dates as the page shows them, in page order."""
-
-    names: tuple[str, ...]
-    days: tuple[str, ...]
-
-
 def _name(text: str) -> str | None:
     text = _NAME_END.split(text, maxsplit=1)[0].strip(" ,.:;|·")
     if not text or len(text.split()) > MAX_NAME_WORDS or not _NAME.match(text) or NOT_A_NAME.search(text):
@@ -65,30 +56,43 @@ def _name(text: str) -> str | None:
     return text
 
 
-def visible(lines: str) -> Visible:
-    """Names after "By" and dates, in page order, in ``lines`` (the page's blocks, one a line).
+class Visible:
+    """Bylines' names and dates as the page shows them, in page order; each found on first use.
 
-    Only the first :data:`MAX_SCAN_CHARS` characters are read: a page shows its byline and date near its title.
+    Only the first :data:`MAX_SCAN_CHARS` characters of ``lines`` (the page's blocks, one a line)
+    are read: a page shows its byline and date near its title.
     """
-    lines = "\n" + lines
-    names: list[str] = []
-    for match in _BY_LINE.finditer(lines, 0, MAX_SCAN_CHARS):
-        name = _name(match.group(1))
-        if name and name not in names:
-            names.append(name)
-            if len(names) >= MAX_FOUND:
+
+    def __init__(self, lines: str) -> None:
+        self._lines = "\n" + lines[:MAX_SCAN_CHARS]
+
+    @cached_property
+    def names(self) -> tuple[str, ...]:
+        """Names after "By", "Written by", "Author:" ..., without repeats."""
+        names: list[str] = []
+        for match in _BY_LINE.finditer(self._lines):
+            name = _name(match.group(1))
+            if name and name not in names:
+                names.append(name)
+                if len(names) >= MAX_FOUND:
+                    break
+        return tuple(names)
+
+    @cached_property
+    def days(self) -> tuple[str, ...]:
+        """Dates with a year, as ISO days: the full date pattern is tried only around a year."""
+        lines = self._lines
+        days: list[str] = []
+        searched = 0  # where the date pattern has looked up to: a date is found once
+        for count, year in enumerate(_YEAR.finditer(lines)):
+            if count >= MAX_YEARS or len(days) >= MAX_FOUND:
                 break
-    days: list[str] = []
-    searched = 0  # where the date pattern has looked up to: a date is found once
-    for count, year in enumerate(_YEAR.finditer(lines, 0, MAX_SCAN_CHARS)):
-        if count >= MAX_YEARS or len(days) >= MAX_FOUND:
-            break
-        start = max(year.start() - DATE_REACH, searched)
-        # "2025-09-04", "04.09.2025": the year may come first, so the window reaches past it too
-        span = _DATE_SPAN.search(lines, start, year.end() + DATE_REACH_AFTER)
-        if span is not None:
-            searched = span.end()
-            day = iso_day(span.group(0))
-            if day:
-                days.append(day)
-    return Visible(tuple(names), tuple(days))
+            start = max(year.start() - DATE_REACH, searched)
+            # "2025-09-04", "04.09.2025": the year may come first, so the window reaches past it too
+            span = _DATE_SPAN.search(lines, start, year.end() + DATE_REACH_AFTER)
+            if span is not None:
+                searched = span.end()
+                day = iso_day(span.group(0))
+                if day:
+                    days.append(day)
+        return tuple(days)
