@@ -119,7 +119,7 @@ def test_article_published_time_and_keywords_meta() -> None:
 def test_microdata_author_and_date() -> None:
     body = (
         '<article itemscope itemtype="https://schema.org/Article">'
-        '<span itemprop="author">Kim Park</span><meta itemprop="datePublished" content="2023-02-01">'
+        '<span itemprop="author">Kim Park</span><time itemprop="datePublished" datetime="2023-02-01">1 Feb</time>'
         f"{BODY}</article>"
     )
     found = metadata_of(page(body=body))

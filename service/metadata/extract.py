@@ -3,11 +3,13 @@
 The order of the sources per field was chosen on the validation part of the
 WCXB dev pages (``python -m service eval --metadata --part validation``):
 JSON-LD first, then OpenGraph/Twitter cards and named ``<meta>`` tags, then
-microdata, ``<time>``, bylines and the URL. Microdata and bylines take one
-scan of the whole tree, so they are read only where the head left the author
-or the date open.
+``<time>``, what the page's text shows (bylines, dates) and the URL. The
+author and the date are those the page shows its reader where the structured
+data names several (see :func:`_author` and :func:`_published`). Microdata and
+author elements each take a scan of the whole tree, so they are read only for
+the author of a dated page whose head and text leave it open; microdata dates
+added nothing on the validation part and are not read.
 """
-
 from __future__ import annotations
 
 import re
@@ -108,10 +110,6 @@ def _ld_text(node: dict[str, Any], *keys: str) -> str:
     return next((t for t in (text_of(node.get(key)) for key in keys) if t), "")
 
 
-def _microdata_day(document: Document, name: str) -> str | None:
-    return next((iso_day(v) for k, v in document.microdata if k == name and iso_day(v)), None)
-
-
 def _published(
     document: Document, meta: dict[str, list[str]], main: dict[str, Any], seen: Visible, url: str | None
 ) -> str | None:
@@ -130,14 +128,7 @@ def _published(
     timed = [day for day in (iso_day(dt) for dt, _ in document.markup.times) if day]
     known = {day for day in (published, modified, *timed) if day}
     shown = published if published in seen.days else next((day for day in seen.days if day in known), None)
-    return (
-        shown
-        or published
-        or (timed[0] if timed else None)
-        or _microdata_day(document, "datePublished")
-        or url_day(url)
-        or (seen.days[0] if seen.days else None)
-    )
+    return shown or published or (timed[0] if timed else None) or url_day(url) or (seen.days[0] if seen.days else None)
 
 
 def _author(
