@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import html
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from service.metadata.dates import iso_day, url_day
 from service.metadata.extract import extract_metadata
@@ -193,3 +196,31 @@ def test_a_page_without_metadata_has_empty_fields() -> None:
     found = metadata_of(page(body="<p>x</p>"), url=None)
     assert found == Metadata(title=None)
     assert found.to_json()["author"] == []
+
+
+_KEYS = ["@type", "@id", "@graph", "author", "name", "headline", "datePublished", "image", "keywords", "mainEntity"]
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=30),
+    lambda children: (
+        st.lists(children, max_size=4)
+        | st.dictionaries(
+            st.sampled_from([*_KEYS, "url", "inLanguage", "dateModified", "creator"]),
+            children,
+            max_size=5,
+        )
+    ),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=_JSON, meta=st.text(max_size=40))
+def test_any_json_ld_and_meta_content_gives_metadata_not_an_error(data: object, meta: str) -> None:
+    value = html.escape(meta)
+    head = json_ld(data) + f'<meta property="article:published_time" content="{value}">'
+    head += f'<meta name="author" content="{value}"><meta property="og:image" content="{value}">'
+    found = metadata_of(page(head, body=f"<h1>{value}</h1><p>By {value}</p>{BODY}"))
+    assert found.title is None or isinstance(found.title, str)
+    assert all(isinstance(name, str) and name for name in found.author)
+    assert found.date_published is None or len(found.date_published) == 10
+    assert found.image is None or found.image.startswith(("http://", "https://"))
