@@ -10,6 +10,7 @@ author elements each take a scan of the whole tree, so they are read only for
 the author of a dated page whose head and text leave it open; microdata dates
 added nothing on the validation part and are not read.
 """
+
 from __future__ import annotations
 
 import re

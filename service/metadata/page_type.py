@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections import defaultdict
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import repeat
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -72,13 +72,9 @@ _BLOCK_SHARES = {
 _LETTERS = re.compile(r"[a-z]+")
 _WORD = re.compile(r"\w+")
 # Every tag of a group to the group's index (the groups are disjoint): one lookup per tag path.
-# 0 for any other tag, so that a group's index is one more than its position.
-_SHARE_GROUP: defaultdict[str, int] = defaultdict(
-    int, {tag: i for i, tags in enumerate(_BLOCK_SHARES.values(), 1) for tag in tags}
-)
-_COUNT_GROUP: defaultdict[str, int] = defaultdict(
-    int, {tag: i for i, tags in enumerate(_TAG_COUNTS.values(), 1) for tag in tags}
-)
+# The group of a tag, 1-based (0: any other tag).
+_SHARE_GROUP = {tag: i for i, tags in enumerate(_BLOCK_SHARES.values(), 1) for tag in tags}
+_COUNT_GROUP = {tag: i for i, tags in enumerate(_TAG_COUNTS.values(), 1) for tag in tags}
 FEATURES: tuple[str, ...] = (
     "log_blocks", "log_chars", "log_mean_block_chars", "link_char_share", "link_block_share",
     *_BLOCK_SHARES, *(f"log_{name}" for name in _TAG_COUNTS), *_LD_GROUPS,
@@ -103,8 +99,9 @@ def page_type_features(document: Document, metadata: Metadata, ld_types: set[str
         float(in_link.mean()) if len(texts) else 0.0,
     ]
     # a block's paragraph is its nearest block-level ancestor: its tag says list item, cell, heading, nav ...
-    share_group = np.fromiter(map(_SHARE_GROUP.__getitem__, document.path_tag), np.int32)
-    count_group = np.fromiter(map(_COUNT_GROUP.__getitem__, document.path_tag), np.int32)
+    # dict.get with a default, mapped in C (a defaultdict would keep every tag name a page invents)
+    share_group = np.fromiter(map(_SHARE_GROUP.get, document.path_tag, repeat(0)), np.int32)
+    count_group = np.fromiter(map(_COUNT_GROUP.get, document.path_tag, repeat(0)), np.int32)
     paragraph_group = share_group[document.elem_path[document.block_paragraph]]
     shares = np.bincount(paragraph_group, weights=chars, minlength=len(_BLOCK_SHARES) + 1)[1:] / total
     counts = np.bincount(count_group[document.elem_path], minlength=len(_TAG_COUNTS) + 1)[1:]
