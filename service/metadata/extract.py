@@ -7,8 +7,8 @@ JSON-LD first, then OpenGraph/Twitter cards and named ``<meta>`` tags, then
 author and the date are those the page shows its reader where the structured
 data names several (see :func:`_author` and :func:`_published`). Microdata and
 author elements each take a scan of the whole tree, so they are read only for
-the author of a dated page whose head and text leave it open; microdata dates
-added nothing on the validation part and are not read.
+the author of a dated page whose head and text leave it open (one scan for
+both); microdata dates added nothing on the validation part and are not read.
 """
 
 from __future__ import annotations
@@ -159,8 +159,8 @@ def _author(
     if not dated:
         return structured
     return (
-        _names(v for k, v in document.microdata if k == "author")
-        or _names(document.bylines[:MAX_BYLINES], first_only=True)
+        _names(document.author_marks.microdata)
+        or _names(document.author_marks.bylines[:MAX_BYLINES], first_only=True)
         or structured
         or _names(text_of(ld.resolve(v)) for v in _as_list(main.get("author")))  # an organization, at last
     )

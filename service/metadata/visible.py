@@ -33,9 +33,10 @@ MAX_SCAN_CHARS = 40_000
 _NAME_END = re.compile(r"\s+(?:[|·•—–]|-\s|on\s+\w+\s+\d|on\s+\d|published|updated|posted)|,\s*(?:\d|updated)", re.I)
 _NAME = re.compile(r"^[A-ZÀ-Þ][\w.'’-]*(?:\s+(?:[A-ZÀ-Þ][\w.'’-]*|and|&|de|van|von|der|da|di|la|le|,))*$")
 MAX_NAME_WORDS = 6
-# Not a person: a URL, a handle, a number, or the label or button an author element also holds.
+# Not a person: a URL or path, a handle, a number, or the label or button an author element also holds.
 NOT_A_NAME = re.compile(
-    r"https?://|www\.|@|\d{3,}|^(?:admin|administrator|authors?|staff|unknown|log ?in|sign ?in|sign ?up|register|search"
+    r"https?://|^/|www\.|@|\d{3,}"
+    r"|^(?:admin|administrator|authors?|staff|unknown|log ?in|sign ?in|sign ?up|register|search"
     r"|advertise|contributors?|editors?|guest|anonymous|menu|home|share|subscribe|about the author|written by|member"
     r"|role|category|name|community|topic author|company (?:type|size)|use case|modality)$|[:*]$",
     re.IGNORECASE,

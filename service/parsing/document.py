@@ -18,7 +18,7 @@ from typing import Protocol
 
 import numpy as np
 
-from service.parsing.markup import PageMarkup
+from service.parsing.markup import AuthorMarks, PageMarkup
 
 # Tags whose box starts on a new line in a browser: a change of the
 # nearest such ancestor between two text leaves is a paragraph break.
@@ -52,12 +52,8 @@ class AttributeSource(Protocol):
         """What the page says about itself in <head>, scripts, <time> and <h1>, which the walk does not record."""
         ...
 
-    def microdata(self) -> tuple[tuple[str, str], ...]:
-        """(itemprop, value) of the page's microdata: a scan of the whole tree."""
-        ...
-
-    def bylines(self) -> tuple[str, ...]:
-        """The text of elements whose rel, class or id names an author: a scan of the whole tree."""
+    def author_marks(self) -> AuthorMarks:
+        """Microdata authors and the text of elements named for the author: a scan of the whole tree."""
         ...
 
 
@@ -145,14 +141,9 @@ class Document:
         return self.attributes.markup()
 
     @cached_property
-    def microdata(self) -> tuple[tuple[str, str], ...]:
-        """(itemprop, value) of the page's microdata; a scan of the whole tree, so read only where needed."""
-        return self.attributes.microdata()
-
-    @cached_property
-    def bylines(self) -> tuple[str, ...]:
-        """Texts of elements whose rel, class or id names an author; a scan of the whole tree, read where needed."""
-        return self.attributes.bylines()
+    def author_marks(self) -> AuthorMarks:
+        """Microdata authors and author/byline/user-name elements' texts; a tree scan, so read only where needed."""
+        return self.attributes.author_marks()
 
     def elem_attribute_counts(self, names: Sequence[str]) -> np.ndarray:
         """How many of the attributes ``names`` each element has: cheaper than their values, where presence counts."""

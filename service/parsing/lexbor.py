@@ -17,7 +17,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from service.parsing.decode import to_utf8
 from service.parsing.document import BLOCK_LEVEL_TAGS, Document
-from service.parsing.markup import MARKUP_TAGS, PageMarkup, collect_bylines, collect_markup, collect_microdata
+from service.parsing.markup import MARKUP_TAGS, AuthorMarks, PageMarkup, collect_author_marks, collect_markup
 from service.parsing.nesting import flatten_deep_nesting
 
 # Subtrees a browser never renders as text. <noscript> is kept on purpose:
@@ -329,11 +329,8 @@ class _TreeAttributes:
     def markup(self) -> PageMarkup:
         return collect_markup(self._kept)
 
-    def microdata(self) -> tuple[tuple[str, str], ...]:
-        return collect_microdata(self._tree.root)
-
-    def bylines(self) -> tuple[str, ...]:
-        return collect_bylines(self._tree.root)
+    def author_marks(self) -> AuthorMarks:
+        return collect_author_marks(self._tree.root)
 
     def counts(self, names: Sequence[str]) -> np.ndarray:
         root = self._tree.root

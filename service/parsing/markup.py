@@ -22,10 +22,9 @@ MAX_ITEMS = 40
 MARKUP_TAGS = frozenset({"head", "script", "time", "h1"})
 # Elements whose rel or class say they hold the author's name (forum software: the poster's user name). Case
 # sensitive, no id: each substring test costs a pass of the matcher, a case-insensitive one twice that.
-_BYLINE_SELECTOR = (
-    '[rel="author"], [class*="author"], [class*="byline"], [class*="Author"], [class*="username"], '
-    '[class*="postuser"], [class*="creator"]'
-)
+_BYLINE_CLASS_WORDS = ("author", "byline", "Author", "username", "postuser", "creator")
+_BYLINE_SELECTOR = '[rel="author"], ' + ", ".join(f'[class*="{word}"]' for word in _BYLINE_CLASS_WORDS)
+_AUTHOR_SELECTOR = '[itemprop="author"], ' + _BYLINE_SELECTOR
 _HEAD_SELECTOR = 'meta[content], link[rel~="canonical" i][href], link[rel~="author" i][href], title, script'
 # The attributes that name a <meta>, in the order they are read.
 _META_KEYS = ("property", "name", "itemprop", "http-equiv")
@@ -111,28 +110,33 @@ def _is_json_ld(attrs: dict[str, str | None]) -> bool:
     return (attrs.get("type") or "").strip().lower() == "application/ld+json"
 
 
-def collect_microdata(root: MarkupNode | None) -> tuple[tuple[str, str], ...]:
-    """(itemprop, value) of the elements under ``root``, by one pass of Lexbor's matcher."""
-    found: list[tuple[str, str]] = []
-    for node in root.css("[itemprop]") if root is not None else ():
+@dataclass(frozen=True, slots=True)
+class AuthorMarks:
+    """Where the markup names an author outside <head>: microdata, and elements named for it."""
+
+    microdata: tuple[str, ...] = ()  # the values of itemprop="author" (not of a nested item)
+    bylines: tuple[str, ...] = ()  # the text of elements whose rel or class names an author, byline or user
+
+
+def collect_author_marks(root: MarkupNode | None) -> AuthorMarks:
+    """:class:`AuthorMarks` of the tree under ``root``, by one pass of Lexbor's matcher."""
+    microdata: list[str] = []
+    bylines: list[str] = []
+    for node in root.css(_AUTHOR_SELECTOR) if root is not None else ():
         attrs = node.attributes
-        name = (attrs.get("itemprop") or "").strip()
-        value = next((attrs[a] for a in _MICRODATA_VALUE_ATTRIBUTES if attrs.get(a)), None)
-        text = _clean(value if value is not None else node.text())
-        if name and text and (value is not None or "itemscope" not in attrs):  # a nested item's text is its parts'
-            found.append((name, text))
-            if len(found) >= MAX_ITEMS:
-                break
-    return tuple(found)
+        if (attrs.get("itemprop") or "").strip() == "author" and len(microdata) < MAX_ITEMS:
+            value = next((attrs[a] for a in _MICRODATA_VALUE_ATTRIBUTES if attrs.get(a)), None)
+            text = _clean(value if value is not None else node.text())
+            if text and (value is not None or "itemscope" not in attrs):  # a nested item's text is its parts'
+                microdata.append(text)
+        if _is_byline(attrs) and len(bylines) < MAX_ITEMS:
+            text = _clean(node.text())
+            if text:
+                bylines.append(text)
+    return AuthorMarks(tuple(microdata), tuple(bylines))
 
 
-def collect_bylines(root: MarkupNode | None) -> tuple[str, ...]:
-    """The text of the elements under ``root`` whose rel, class or id names an author or byline."""
-    found: list[str] = []
-    for node in root.css(_BYLINE_SELECTOR) if root is not None else ():
-        text = _clean(node.text())
-        if text:
-            found.append(text)
-            if len(found) >= MAX_ITEMS:
-                break
-    return tuple(found)
+def _is_byline(attrs: dict[str, str | None]) -> bool:
+    """What :data:`_BYLINE_SELECTOR` matches, told apart from microdata after the one pass."""
+    classes = attrs.get("class") or ""
+    return attrs.get("rel") == "author" or any(word in classes for word in _BYLINE_CLASS_WORDS)
