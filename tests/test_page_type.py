@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from service.cli import main
 from service.metadata.fields import PAGE_TYPES
 from service.metadata.page_type import (
     MODEL_NAME,
@@ -107,3 +108,14 @@ def test_features_have_the_schema_length_and_are_finite() -> None:
     features = page_type_features(document, reader.read(document), {"product"}, None)
     assert features.shape == (N_FEATURES,)
     assert np.isfinite(features).all()
+
+
+@pytest.mark.data
+@pytest.mark.slow
+def test_the_train_command_writes_the_shipped_bytes_again(data_dir: Path, tmp_path: Path) -> None:
+    pytest.importorskip("sklearn")
+    assert main(["train", "page_type", "--data", str(data_dir), "--out", str(tmp_path)]) == 0
+    rebuilt, _ = ModelStore(tmp_path).verified(MODEL_NAME)
+    shipped = ModelStore(MODEL_STORE).entry(MODEL_NAME)
+    assert rebuilt.files["model"]["sha256"] == shipped.files["model"]["sha256"]
+    assert rebuilt.validation == shipped.validation
