@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from service.evaluation.datasets import WCXB_CREDIT, Page, load_corpus
 from service.evaluation.split import SEED, Split, committed_split_path, select
@@ -85,7 +86,8 @@ def fit(train: Examples, c: float, min_pages: int, seed: int) -> PageTypeModel:
     unfitted = PageTypeModel((), vocabulary, mean, scale, np.zeros((0, len(mean))), np.zeros(0))
     rows = np.vstack([unfitted.row(f, w) for f, w in zip(train.features, train.words, strict=True)])
     model = LogisticRegression(C=c, max_iter=MAX_ITER, class_weight="balanced", random_state=seed)
-    model.fit((rows - mean) / scale, train.types)
+    with threadpool_limits(1, user_api="blas"):  # BLAS's sums depend on its threads: one thread, the same bytes
+        model.fit((rows - mean) / scale, train.types)
     classes = tuple(str(k) for k in model.classes_)
     return PageTypeModel(classes, vocabulary, mean, scale, model.coef_, model.intercept_)
 
