@@ -18,6 +18,9 @@ from service.backends.favor import favor_shift, shift_labels
 from service.backends.pruning import prune_boilerplate
 from service.backends.registry import BackendRegistry, default_registry
 from service.features.readable import readable_score
+from service.metadata.fields import Metadata
+from service.metadata.reader import MetadataReader, load_metadata_reader
+from service.models.store import ModelStore
 from service.options import Options
 from service.output.formats import FORMATS, TEXT, RenderOptions, output_format, render_text
 from service.parsing.budget import PageBudget
@@ -44,13 +47,14 @@ class Extraction:
     """The result of one extraction: always its plain text, and ``content`` in the ``format`` asked for."""
 
     text: str
-    title: str
+    title: str  # the metadata's title, else the page's <title>
     backend: str
     backend_version: str
-    timings: dict[str, float]  # milliseconds per stage: parse, classify, render, total
+    timings: dict[str, float]  # milliseconds per stage: parse, classify, render, metadata, total
     format: str = TEXT  # a name in service.output.formats.FORMATS
     content: str = ""  # the content in that format (the text itself for text)
     readable: float = 0.0  # is there an article here at all: service.features.readable.readable_score
+    metadata: Metadata = field(default_factory=Metadata)
     url: str | None = None
     document: Document = field(repr=False, compare=False, default=None)  # type: ignore[assignment]
     labels: BlockLabels = field(repr=False, compare=False, default=None)  # type: ignore[assignment]
@@ -66,11 +70,16 @@ class Extractor:
     """Runs the pipeline against one registry of backends."""
 
     def __init__(
-        self, registry: BackendRegistry, default_backend: str = DEFAULT_BACKEND, budget: PageBudget | None = None
+        self,
+        registry: BackendRegistry,
+        default_backend: str = DEFAULT_BACKEND,
+        budget: PageBudget | None = None,
+        metadata: MetadataReader | None = None,
     ) -> None:
         self.registry = registry
         self.default_backend = default_backend
         self.budget = budget or PageBudget()  # what one page may cost: every page is checked against it
+        self.metadata = metadata or MetadataReader()  # without a page-type model unless given one
 
     def backend(self, name: str | None) -> Backend:
         """The backend called ``name`` (the default one for None); unknown names list the known ones."""
@@ -90,7 +99,14 @@ class Extractor:
         started = time.perf_counter()
         labels = chosen.classify(document)
         return finish(
-            document, labels, chosen, options=options, url=url, parse_ms=parse_ms, classify_ms=elapsed_ms(started)
+            document,
+            labels,
+            chosen,
+            options=options,
+            url=url,
+            parse_ms=parse_ms,
+            classify_ms=elapsed_ms(started),
+            metadata_reader=self.metadata,
         )
 
 
@@ -128,6 +144,7 @@ def finish(
     url: str | None,
     parse_ms: float,
     classify_ms: float,
+    metadata_reader: MetadataReader,
 ) -> Extraction:
     """The last stage: the caller's favor, whole paragraphs, pruning, render and assemble the Extraction.
 
@@ -146,20 +163,25 @@ def finish(
     text = render_text(document, keep, chosen)
     content = text if options.format == TEXT else output_format(options.format).render(document, keep, chosen)
     render_ms = elapsed_ms(started)
+    started = time.perf_counter()
+    metadata = metadata_reader.read(document, url)
+    metadata_ms = elapsed_ms(started)
     return Extraction(
         text=text,
-        title=document.title,
+        title=metadata.title or document.title,
         backend=backend.name,
         backend_version=backend.version,
         timings={
             "parse": parse_ms,
             "classify": classify_ms,
             "render": render_ms,
-            "total": parse_ms + classify_ms + render_ms,
+            "metadata": metadata_ms,
+            "total": parse_ms + classify_ms + render_ms + metadata_ms,
         },
         format=options.format,
         content=content,
         readable=readable_score(document),
+        metadata=metadata,
         url=url,
         document=document,
         labels=labels,
@@ -194,7 +216,8 @@ def warm_up(extractor: Extractor, backends: Iterable[str]) -> None:
 def default_extractor() -> Extractor:
     """The extractor behind :func:`extract`, built on first call, not at import, configured by ``EXTRACT_*``."""
     settings = Settings()
-    return Extractor(default_registry(settings), budget=settings.page_budget)
+    metadata = load_metadata_reader(ModelStore(settings.model_store_dir))
+    return Extractor(default_registry(settings), budget=settings.page_budget, metadata=metadata)
 
 
 def extract(

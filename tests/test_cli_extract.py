@@ -120,3 +120,17 @@ def test_the_extraction_options_are_flags(capsys: pytest.CaptureFixture[str], tm
     assert (status, out) == (2, "") and err.startswith("error: nothing_selected: ")
     code, out, _ = run(capsys, page, "--backend", "boilerpipe", "--format", "json")
     assert 0.0 <= json.loads(out)["readable"] <= 1.0
+
+
+def test_json_output_carries_the_metadata(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    html = (
+        '<html lang="en"><head><title>Night trains | Rail Weekly</title>'
+        '<meta property="og:site_name" content="Rail Weekly"></head>'
+        "<body><h1>Night trains</h1><p>By Ines Moreau</p><p>March 12, 2026</p><p>Sleepers are back.</p></body></html>"
+    )
+    status, out, _ = run(capsys, write(tmp_path, "page.html", html.encode()), "--format", "json")
+    assert status == 0
+    metadata = json.loads(out)["metadata"]
+    assert metadata["title"] == json.loads(out)["title"] == "Night trains"
+    assert (metadata["author"], metadata["date_published"]) == (["Ines Moreau"], "2026-03-12")
+    assert (metadata["site_name"], metadata["language"]) == ("Rail Weekly", "en")

@@ -21,7 +21,9 @@ from service.backends.base import Backend, BatchedBackend
 from service.backends.registry import BackendRegistry, default_registry
 from service.fetching.errors import BlockReason
 from service.fetching.fetcher import Fetcher, FetchPolicy, Resolver, system_resolver
+from service.metadata.reader import load_metadata_reader
 from service.metrics import Metrics, mark_process_dead, new_registry
+from service.models.store import ModelStore
 from service.pipeline import Extractor, warm_up
 from service.runtime.admission import AdmissionLimit
 from service.runtime.backends import execution_provider, is_batched, load_enabled, manifest_figures
@@ -62,7 +64,9 @@ async def _open(
     return_large_blocks()  # a big page's buffers go back to the system once it is answered
     shipped = registry if registry is not None else default_registry(settings)
     enabled, loaded = load_enabled(shipped, settings.enabled_backends or shipped.names())
-    extractor = Extractor(enabled, settings.default_backend, settings.page_budget)
+    # The page-type model is checked against its sha256 here, at start, like the backends' models.
+    metadata = load_metadata_reader(ModelStore(settings.model_store_dir))
+    extractor = Extractor(enabled, settings.default_backend, settings.page_budget, metadata)
     extractor.registry.get(settings.default_backend)  # an unknown default fails the start, not the first request
     if registry is None:  # the shipped backends; a test's registry holds doubles that count or hold their calls
         warm_up(extractor, loaded)

@@ -130,7 +130,14 @@ async def _extract_one(state: AppState, loop: asyncio.AbstractEventLoop, job: Jo
     classify_ms = elapsed_ms(started)
     return await loop.run_in_executor(
         state.cpu_pool,
-        partial(finish, options=job.options, url=job.page.url, parse_ms=parse_ms, classify_ms=classify_ms),
+        partial(
+            finish,
+            options=job.options,
+            url=job.page.url,
+            parse_ms=parse_ms,
+            classify_ms=classify_ms,
+            metadata_reader=state.extractor.metadata,
+        ),
         document,
         backend.labels(scores),
         backend,

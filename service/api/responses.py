@@ -68,6 +68,7 @@ def to_response(
             "title": extraction.title,
             "text": extraction.text,
             "readable": extraction.readable,
+            "metadata": extraction.metadata.to_json(),
             "url": extraction.url,
             "blocks": blocks,
             "timings_ms": timings,

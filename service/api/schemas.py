@@ -179,6 +179,27 @@ class BlockModel(BaseModel):
     locator: LocatorModel
 
 
+class MetadataModel(BaseModel):
+    """What the page says about itself; a field is left out where the page does not say."""
+
+    title: str | None = Field(None, description="The headline, without the site's name.")
+    author: list[str] = Field(default_factory=list, description="Author names, as the page shows them.")
+    date_published: str | None = Field(
+        None, description="ISO 8601 day the page shows as its date (its last update where it shows that instead)."
+    )
+    date_modified: str | None = Field(None, description="ISO 8601 day of the last change, from structured data.")
+    site_name: str | None = None
+    language: str | None = Field(None, description="BCP 47 tag, e.g. en-US.")
+    description: str | None = None
+    image: str | None = Field(None, description="The lead image, absolute URL.")
+    canonical_url: str | None = None
+    tags: list[str] = Field(default_factory=list)
+    page_type: Literal["article", "collection", "documentation", "forum", "listing", "product", "service"] | None = (
+        Field(None, description="What kind of page it is, by the page-type classifier.")
+    )
+    page_type_confidence: float | None = Field(None, description="The classifier's probability for page_type.")
+
+
 class ExtractResponseFields(BaseModel):
     """What every extraction answers; :data:`ExtractResponse` adds a field per output format but text."""
 
@@ -191,7 +212,8 @@ class ExtractResponseFields(BaseModel):
                     "title": "Example",
                     "text": "Example\n\nThe main text of the page, long enough to be kept.",
                     "readable": 0.0,
-                    "timings_ms": {"parse": 0.1, "classify": 0.05, "render": 0.02, "total": 0.17},
+                    "metadata": {"title": "Example", "author": [], "tags": [], "page_type": "article"},
+                    "timings_ms": {"parse": 0.1, "classify": 0.05, "render": 0.02, "metadata": 0.05, "total": 0.22},
                 }
             ]
         }
@@ -206,13 +228,14 @@ class ExtractResponseFields(BaseModel):
         description="Is there an article here at all: 1 where Readability.js's isProbablyReaderable would say "
         "yes, less the further the page is from it.",
     )
+    metadata: MetadataModel
     url: str | None = Field(None, description="The base URL links were resolved against.")
     final_url: str | None = Field(None, description="GET /extract: the URL after redirects.")
     upstream_status: int | None = Field(None, description="GET /extract: the upstream server's HTTP status.")
     source_html: str | None = Field(None, description="GET /extract with include_source: the fetched page.")
     blocks: list[BlockModel] | None = Field(None, description="Every block, when include_blocks.")
     timings_ms: dict[str, float] = Field(
-        ..., description="Milliseconds per stage: fetch (GET only), parse, classify, render, total."
+        ..., description="Milliseconds per stage: fetch (GET only), parse, classify, render, metadata, total."
     )
 
 

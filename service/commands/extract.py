@@ -123,6 +123,7 @@ def run(args: argparse.Namespace) -> int:
             "title": result.title,
             "text": result.text,
             "readable": result.readable,
+            "metadata": result.metadata.to_json(),
             "url": result.url,
             "timings_ms": result.timings,
             "blocks": [{**asdict(b), "locator": asdict(b.locator)} for b in result.blocks],

@@ -12,7 +12,7 @@ import json
 import sys
 from pathlib import Path
 
-from service.evaluation import favor, gate, oracle, tables
+from service.evaluation import favor, gate, metadata_eval, oracle, tables
 from service.evaluation.datasets import AUTO_LAYOUT, LAYOUTS, Corpus, CorpusError, Page, load_corpus
 from service.evaluation.evaluate import System, backend_system, evaluate, peer_system
 from service.evaluation.peers import PEER_NAMES, PeerUnavailable
@@ -74,6 +74,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=",".join(f"{s:g}" for s in favor.DEFAULT_SHIFTS),
         help="comma-separated threshold shifts for --favor-sweep",
     )
+    parser.add_argument(
+        "--metadata",
+        action="store_true",
+        help="score title, author, publication date and page type against the gold, beside trafilatura's metadata",
+    )
     parser.add_argument("--make-split", action="store_true", help="(re)write the split of the corpus deterministically")
     parser.add_argument("--seed", type=int, default=SEED, help="seed for --make-split")
 
@@ -89,6 +94,8 @@ def run(args: argparse.Namespace) -> int:
         pages = select(corpus, args.part, split)
         if args.favor_sweep:
             return _favor_sweep(corpus, args.part, pages, args)
+        if args.metadata:
+            return _metadata_report(corpus, args.part, pages, args.json)
         if args.oracle:
             cases = oracle.run_oracle(pages)
             print(f"# {_describe(corpus, args.part, len(pages))}")
@@ -125,6 +132,23 @@ def _report(corpus: Corpus, part: str, pages: list[Page], systems: list[System])
     record: dict[str, object] = {"corpus": corpus.name, "credit": corpus.credit, "part": part, "pages": len(pages)}
     record["systems"] = {name: result.as_dict() for name, result in results.items()}
     return record
+
+
+def _metadata_report(corpus: Corpus, part: str, pages: list[Page], json_path: Path | None) -> int:
+    """``--metadata``: the service's metadata and trafilatura's, page by page in one run."""
+    systems = {"ours": metadata_eval.ours(default_extractor().metadata)}
+    try:
+        systems["trafilatura"] = metadata_eval.trafilatura_metadata()
+    except ImportError:
+        print("note: trafilatura is not installed (the eval extra); scoring ours alone", file=sys.stderr)
+    scores = metadata_eval.evaluate_metadata(pages, systems)
+    print(f"# {_describe(corpus, part, len(pages))}; metadata, same run")
+    print(metadata_eval.format_table(scores))
+    if json_path:
+        record = {"corpus": corpus.name, "credit": corpus.credit, "part": part, "pages": len(pages)}
+        record["metadata"] = {name: score.as_dict() for name, score in scores.items()}
+        json_path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    return 0
 
 
 def _check_corpus(spec: str | None, main: Corpus) -> Corpus | None:

@@ -18,6 +18,8 @@ from typing import Protocol
 
 import numpy as np
 
+from service.parsing.markup import AuthorMarks, PageMarkup
+
 # Tags whose box starts on a new line in a browser: a change of the
 # nearest such ancestor between two text leaves is a paragraph break.
 BLOCK_LEVEL_TAGS = frozenset(
@@ -48,6 +50,13 @@ class AttributeSource(Protocol):
 
     def tagged(self, tags: Sequence[str]) -> dict[int, dict[str, str | None]]:
         """Every attribute of each element whose tag is one of ``tags``, by element id (one pass over the tree)."""
+
+    def markup(self) -> PageMarkup:
+        """What the page says about itself in <head>, scripts, <time> and <h1>, which the walk does not record."""
+        ...
+
+    def author_marks(self) -> AuthorMarks:
+        """Microdata authors and the text of elements named for the author: a scan of the whole tree."""
         ...
 
 
@@ -132,6 +141,16 @@ class Document:
     def elem_attributes_of(self, tags: Sequence[str]) -> dict[int, dict[str, str | None]]:
         """Every attribute of the ``tags`` elements: one look at the tree where a few tags need several attributes."""
         return self.attributes.tagged(tags)
+
+    @cached_property
+    def markup(self) -> PageMarkup:
+        """The page's meta tags, links, JSON-LD, <time>s and <h1>s; read on first use."""
+        return self.attributes.markup()
+
+    @cached_property
+    def author_marks(self) -> AuthorMarks:
+        """Microdata authors and author/byline/user-name elements' texts; a tree scan, so read only where needed."""
+        return self.attributes.author_marks()
 
     def elem_attribute_counts(self, names: Sequence[str]) -> np.ndarray:
         """How many of the attributes ``names`` each element has: cheaper than their values, where presence counts."""

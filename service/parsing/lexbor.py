@@ -18,6 +18,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from service.parsing.budget import PageBudget
 from service.parsing.decode import to_utf8
 from service.parsing.document import BLOCK_LEVEL_TAGS, Document
+from service.parsing.markup import MARKUP_TAGS, AuthorMarks, PageMarkup, collect_author_marks, collect_markup
 from service.parsing.nesting import flatten_deep_nesting
 from service.parsing.selection import apply_selectors
 
@@ -43,6 +44,7 @@ _DOCTYPE = re.compile(rb"\s*<!doctype\s+([^>]*)>", re.IGNORECASE)
 _SPACE_BEFORE, _BREAK_BEFORE, _IN_PRE, _IN_LINK, _FLATTENED = 1, 2, 4, 8, 16
 _INHERITED = _IN_PRE | _IN_LINK  # set by an element for everything inside it
 _BLOCK_LEVEL = 32  # an element's own effect only: it starts a paragraph
+_KEPT = 64  # an element's own effect only: its node is kept for :func:`collect_markup`
 
 
 def _lexbor_ids() -> dict[str, int]:
@@ -56,7 +58,7 @@ def _lexbor_ids() -> dict[str, int]:
     if document is None:
         raise RuntimeError("Lexbor parsed a sample page into no document")
     ids = {str(node.tag): int(node.tag_id) for node in document.traverse(include_text=True)}
-    named = SKIPPED_TAGS | BLOCK_LEVEL_TAGS | PREFORMATTED_TAGS | {"a", "br"}
+    named = SKIPPED_TAGS | BLOCK_LEVEL_TAGS | PREFORMATTED_TAGS | MARKUP_TAGS | {"a", "br"}
     ids.update({tag: sample.create_node(tag).tag_id for tag in named})
     return ids
 
@@ -69,6 +71,8 @@ def _lists_repeat_matches() -> bool:
 _LISTS_REPEAT_MATCHES = _lists_repeat_matches()
 _IDS = _lexbor_ids()
 _TEXT_ID, _BR_ID = _IDS["-text"], _IDS["br"]
+# Skipped subtrees whose node is kept for :func:`collect_markup` (<head>, <script>).
+_KEPT_SKIPPED_IDS = frozenset(_IDS[tag] for tag in MARKUP_TAGS & SKIPPED_TAGS)
 # Nodes that are no elements, so no :nth-child: comments, doctypes (and Lexbor's undefined and end-of-file ids).
 _NOT_ELEMENT_IDS = frozenset({0, 1, _IDS["-document"], _IDS["-comment"], _IDS["-doctype"]})
 # What the walk passes over without descending.
@@ -76,6 +80,7 @@ _SKIPPED_IDS = _NOT_ELEMENT_IDS | {_IDS[tag] for tag in SKIPPED_TAGS}
 # What each tag does to the walk's context, decided by one lookup per element.
 _TAG_EFFECTS: dict[int, int] = {
     **{_IDS[tag]: _BLOCK_LEVEL for tag in BLOCK_LEVEL_TAGS},
+    **{_IDS[tag]: _KEPT | _BLOCK_LEVEL * (tag in BLOCK_LEVEL_TAGS) for tag in MARKUP_TAGS - SKIPPED_TAGS},
     **{_IDS[tag]: _IN_PRE | _BLOCK_LEVEL * (tag in BLOCK_LEVEL_TAGS) for tag in PREFORMATTED_TAGS},
     _IDS["a"]: _IN_LINK,
 }
@@ -153,6 +158,7 @@ class _Builder:
         self.block_child: list[int] = []
         self.block_paragraph: list[int] = []
         self.block_flags: list[int] = []
+        self.kept: list[LexborNode] = []  # <head>, <script>, <time> and <h1> nodes, for the page's markup
 
     def walk(self, root: LexborNode) -> None:
         """Depth-first over the tree with an explicit stack (no recursion limit).
@@ -166,6 +172,7 @@ class _Builder:
         path_children, path_parent, path_tag = self.path_children, self.path_parent, self.path_tag
         elem_paths = self.elem_path
         skipped, not_elements, effects = _SKIPPED_IDS, _NOT_ELEMENT_IDS, _TAG_EFFECTS
+        kept_skipped, keep = _KEPT_SKIPPED_IDS, self.kept.append
 
         path_parent.append(-1)
         path_tag.append(root.tag or "html")  # Lexbor's root is always <html>
@@ -209,6 +216,8 @@ class _Builder:
                     pending_space = raw[-1].isspace()
                     continue
                 if tag_id in skipped:
+                    if tag_id in kept_skipped:
+                        keep(node)
                     if tag_id not in not_elements:  # comments and doctypes are no :nth-child
                         elem_index += 1
                     continue
@@ -218,6 +227,8 @@ class _Builder:
                     continue
                 stack.append((children, elem, path, paragraph, context, child_index, elem_index))
                 effect = effects.get(tag_id, 0)
+                if effect & _KEPT:
+                    keep(node)
                 depth += 1
                 if depth < MAX_DEPTH:
                     add_parent(elem)
@@ -258,7 +269,7 @@ class _Builder:
             elem_parent=_int32(self.elem_parent),
             elem_nth=_int32(self.elem_nth),
             elem_path=elem_path,
-            attributes=_TreeAttributes(tree, self.elem_address),
+            attributes=_TreeAttributes(tree, self.elem_address, self.kept),
             path_parent=self.path_parent,
             path_tag=self.path_tag,
             texts=self.texts,
@@ -287,9 +298,10 @@ class _TreeAttributes:
     Elements the walk did not record (skipped subtrees, beyond the depth cap) are passed over.
     """
 
-    def __init__(self, tree: LexborHTMLParser, addresses: list[int]) -> None:
+    def __init__(self, tree: LexborHTMLParser, addresses: list[int], kept: list[LexborNode]) -> None:
         self._tree = tree
         self._addresses = addresses
+        self._kept = kept
 
     @cached_property
     def _sorted_addresses(self) -> tuple[np.ndarray, np.ndarray]:
@@ -342,6 +354,12 @@ class _TreeAttributes:
             elem: nodes[at].attributes
             for elem, at in zip(elems.tolist(), np.flatnonzero(recorded).tolist(), strict=True)
         }
+
+    def markup(self) -> PageMarkup:
+        return collect_markup(self._kept)
+
+    def author_marks(self) -> AuthorMarks:
+        return collect_author_marks(self._tree.root)
 
     def counts(self, names: Sequence[str]) -> np.ndarray:
         root = self._tree.root
