@@ -81,9 +81,11 @@ def test_compare_shows_every_backend_and_switches_the_highlight(page: sync_api.P
     frame = page.frame_locator("#page")
     frame.locator("mark.xr-block").first.wait_for()
     kept_by_boilerpipe = frame.locator("mark.xr-content").count()
+    dropped_by_boilerpipe = frame.locator("mark.xr-boilerplate").count()
     page.click("#backends tr[data-backend=keep_all]")
     sync_api.expect(page.locator("#meta")).to_contain_text("keep_all")
-    assert frame.locator("mark.xr-boilerplate").count() == 0  # keep_all keeps every block
+    # keep_all keeps every block but what pruning drops (the navigation), so more than boilerpipe does
+    assert frame.locator("mark.xr-boilerplate").count() < dropped_by_boilerpipe
     assert frame.locator("mark.xr-content").count() > kept_by_boilerpipe
 
 
