@@ -18,13 +18,13 @@ from service.api.gate import AdmissionGate
 from service.api.middleware import MetricsMiddleware, endpoints_of, methods_and_path
 from service.api.routes import backends, batch, compare, docs, extract, health, metrics, reader
 from service.backends.base import Backend, BatchedBackend
+from service.backends.enabled import execution_provider, is_batched, load_enabled, manifest_figures
 from service.backends.registry import BackendRegistry, default_registry
 from service.fetching.errors import BlockReason
 from service.fetching.fetcher import Fetcher, FetchPolicy, Resolver, system_resolver
 from service.metrics import Metrics, mark_process_dead, new_registry
 from service.pipeline import Extractor, warm_up
 from service.runtime.admission import AdmissionLimit
-from service.runtime.backends import execution_provider, is_batched, load_enabled, manifest_figures
 from service.runtime.batcher import BatchLimits, MicroBatcher
 from service.runtime.heap import return_large_blocks, settle_heap
 from service.runtime.scheduling import lower_thread_priority, share_interpreter
