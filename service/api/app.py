@@ -17,6 +17,7 @@ from service.api.errors import ERROR_CODES, install_error_handlers
 from service.api.gate import AdmissionGate
 from service.api.middleware import MetricsMiddleware, endpoints_of, methods_and_path
 from service.api.routes import backends, batch, compare, docs, extract, health, metrics, reader
+from service.api.schemas import ALL_BACKENDS
 from service.backends.base import Backend, BatchedBackend
 from service.backends.enabled import execution_provider, is_batched, load_enabled, manifest_figures
 from service.backends.registry import BackendRegistry, default_registry
@@ -166,6 +167,7 @@ def create_app(
                 batched_backends=list(state.batchers),
                 error_codes=ERROR_CODES,
                 block_reasons=[reason.value for reason in BlockReason],
+                request_backends=[ALL_BACKENDS],
             )
             yield {STATE_KEY: state}
         mark_process_dead(os.getpid())
