@@ -28,7 +28,7 @@ $(TEST_STAMP): $(SERVE_STAMP)
 serve: $(SERVE_STAMP)
 	$(BIN)/python -m service serve
 
-# Lint first: a change that breaks ruff or mypy fails CI like a failing test.
+# Lint first: a change that breaks ruff, mypy or the layer contract fails CI like a failing test.
 test: install lint
 	$(BIN)/python -m pytest -q
 
@@ -36,6 +36,7 @@ lint: install
 	$(BIN)/ruff check service tests
 	$(BIN)/ruff format --check service tests
 	$(BIN)/mypy service
+	$(BIN)/lint-imports
 
 # The tests that need TensorFlow (export parity); `make test` skips them.
 test-train: install

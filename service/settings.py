@@ -18,7 +18,6 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from service.parsing.budget import DEFAULT_MAX_ATTRIBUTE_NAMES, DEFAULT_MAX_ELEMENTS, PageBudget
 from service.paths import MODEL_STORE
-from service.runtime.windows import DEFAULT_OVERLAP_BLOCKS, DEFAULT_WINDOW_BLOCKS
 
 DEFAULT_BACKEND = "bilstm"
 
@@ -26,6 +25,9 @@ DEFAULT_BACKEND = "bilstm"
 KNOWN_EXECUTION_PROVIDERS = frozenset({"CPUExecutionProvider", "CUDAExecutionProvider", "TensorrtExecutionProvider"})
 GPU_EXECUTION_PROVIDERS = frozenset({"CUDAExecutionProvider", "TensorrtExecutionProvider"})
 GPU_BATCH_SIZE = 32  # documents per model batch on a GPU unless EXTRACT_BATCH_MAX_SIZE says otherwise
+# The BiLSTM's windows (service.runtime.windows): the longest block sequence it reads at once, and the overlap.
+DEFAULT_BILSTM_WINDOW_BLOCKS = 2048
+DEFAULT_BILSTM_OVERLAP_BLOCKS = 256
 
 MIB = 1024 * 1024
 
@@ -67,12 +69,14 @@ class Settings(BaseSettings):
         description="Threads BLAS may use inside one request (grf's graph); more only contend with other requests.",
     )
     bilstm_window_blocks: int = Field(
-        DEFAULT_WINDOW_BLOCKS,
+        DEFAULT_BILSTM_WINDOW_BLOCKS,
         ge=64,
         description="Longest block sequence the BiLSTM reads at once; longer pages are windowed.",
     )
     bilstm_overlap_blocks: int = Field(
-        DEFAULT_OVERLAP_BLOCKS, ge=0, description="Blocks shared by neighbouring windows (context at each window edge)."
+        DEFAULT_BILSTM_OVERLAP_BLOCKS,
+        ge=0,
+        description="Blocks shared by neighbouring windows (context at each window edge).",
     )
     boilerpipe_tree_filter_depth: int = Field(
         2, ge=0, le=16, description="Boilerpipe's tree filter: group by this ancestor (0 turns the filter off)."

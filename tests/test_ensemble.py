@@ -10,14 +10,8 @@ import numpy as np
 import pytest
 
 from service.backends.base import Backend, BlockLabels
-from service.backends.ensemble import (
-    document_html,
-    is_ensemble,
-    layout_of,
-    load_ensemble,
-    peers_available,
-    servable,
-)
+from service.backends.ensemble import is_ensemble, layout_of, load_ensemble, servable
+from service.backends.peers import document_html, peers_available
 from service.backends.registry import default_registry
 from service.features.stack import SCHEMA_NAME, SCHEMA_VERSION
 from service.models.store import ModelError, ModelStore

@@ -17,7 +17,9 @@ from service.api.errors import ERROR_CODES, install_error_handlers
 from service.api.gate import AdmissionGate
 from service.api.middleware import MetricsMiddleware, endpoints_of, methods_and_path
 from service.api.routes import backends, batch, compare, docs, extract, health, metrics, reader
+from service.api.schemas import ALL_BACKENDS
 from service.backends.base import Backend, BatchedBackend
+from service.backends.enabled import execution_provider, is_batched, load_enabled, manifest_figures
 from service.backends.registry import BackendRegistry, default_registry
 from service.fetching.errors import BlockReason
 from service.fetching.fetcher import Fetcher, FetchPolicy, Resolver, system_resolver
@@ -26,7 +28,6 @@ from service.metrics import Metrics, mark_process_dead, new_registry
 from service.models.store import ModelStore
 from service.pipeline import Extractor, warm_up
 from service.runtime.admission import AdmissionLimit
-from service.runtime.backends import execution_provider, is_batched, load_enabled, manifest_figures
 from service.runtime.batcher import BatchLimits, MicroBatcher
 from service.runtime.heap import return_large_blocks, settle_heap
 from service.runtime.scheduling import lower_thread_priority, share_interpreter
@@ -170,6 +171,7 @@ def create_app(
                 batched_backends=list(state.batchers),
                 error_codes=ERROR_CODES,
                 block_reasons=[reason.value for reason in BlockReason],
+                request_backends=[ALL_BACKENDS],
             )
             yield {STATE_KEY: state}
         mark_process_dead(os.getpid())

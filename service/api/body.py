@@ -27,7 +27,7 @@ from service.api.errors import (
 )
 from service.api.schemas import PageInput, PageOptions
 from service.errors import EmptyPage
-from service.fetching.fetcher import media_type
+from service.parsing.content_type import media_type
 from service.parsing.page_check import check_page
 from service.settings import Settings
 

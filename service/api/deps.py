@@ -12,12 +12,13 @@ from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from service.api.errors import Unauthorized
+from service.api.schemas import ALL_BACKENDS
 from service.backends.base import Backend
+from service.backends.enabled import is_ready
 from service.fetching.fetcher import Fetcher
-from service.metrics import ALL_BACKENDS, UNKNOWN_BACKEND, Metrics
+from service.metrics import UNKNOWN_BACKEND, Metrics
 from service.pipeline import Extractor
 from service.runtime.admission import AdmissionLimit
-from service.runtime.backends import is_ready
 from service.runtime.batcher import MicroBatcher
 from service.settings import Settings
 

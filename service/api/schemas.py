@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 else:
     OutputFormat = Literal[tuple(FORMATS)]
     Favor = Literal[FAVORS]
+ALL_BACKENDS = "all"  # backend=all: compare every enabled backend on the page (also its metric label)
 # The request fields that are Options fields of the same name (format is the other one).
 OPTION_FIELDS = tuple(field.name for field in fields(Options) if field.name != "format")
 

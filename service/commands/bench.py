@@ -83,7 +83,7 @@ def _system(name: str) -> Callable[[bytes], object]:
 
         return parse_html
     if name.startswith("peer:"):
-        from service.evaluation.peers import get_peer  # noqa: PLC0415
+        from service.backends.peers import get_peer  # noqa: PLC0415
 
         return get_peer(name.removeprefix("peer:"))
     from service.pipeline import default_extractor  # noqa: PLC0415

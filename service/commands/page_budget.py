@@ -15,9 +15,7 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from selectolax.lexbor import LexborHTMLParser
-
-from service.parsing.budget import PageBudget, count_attribute_names, count_start_tags
+from service.parsing.budget import PageBudget, count_attribute_names, count_start_tags, lexbor_parse_only
 from service.parsing.decode import to_utf8
 from service.parsing.lexbor import parse_html
 
@@ -58,7 +56,7 @@ def report(pages: list[bytes], names: list[str], synthetic: tuple[int, ...] = SY
     for count in synthetic:
         distinct = b"".join(b"<b a%d>" % i for i in range(count))
         same = b"<b a>" * count
-        lexbor[count] = (_seconds(partial(LexborHTMLParser, distinct)), _seconds(partial(LexborHTMLParser, same)))
+        lexbor[count] = (_seconds(partial(lexbor_parse_only, distinct)), _seconds(partial(lexbor_parse_only, same)))
     most_tags = max(range(len(pages)), key=tags.__getitem__)
     most_names = max(range(len(pages)), key=attribute_names.__getitem__)
     return BudgetReport(

@@ -12,10 +12,10 @@ import json
 import sys
 from pathlib import Path
 
+from service.backends.peers import PEER_NAMES, PeerUnavailable
 from service.evaluation import favor, gate, metadata_eval, oracle, tables
 from service.evaluation.datasets import AUTO_LAYOUT, LAYOUTS, Corpus, CorpusError, Page, load_corpus
 from service.evaluation.evaluate import System, backend_system, evaluate, peer_system
-from service.evaluation.peers import PEER_NAMES, PeerUnavailable
 from service.evaluation.split import ALL_PARTS, PARTS, SEED, Split, SplitError, committed_split_path, make_split, select
 from service.paths import default_check_data_dir, default_data_dir
 from service.pipeline import Extractor, default_extractor

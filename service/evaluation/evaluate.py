@@ -16,12 +16,13 @@ from functools import cached_property
 
 import numpy as np
 
+from service.backends.peers import get_peer
 from service.evaluation.anatomy import PageAnatomy
 from service.evaluation.datasets import Page
-from service.evaluation.labels import LabelCache, align_blocks, labels_for
+from service.evaluation.labels import LabelCache, labels_for
 from service.evaluation.metrics import PageScore, Summary, score_page, summarize, summarize_by_type
-from service.evaluation.peers import get_peer
 from service.evaluation.progress import Progress
+from service.features.alignment import align_blocks
 from service.parsing.lexbor import parse_html
 from service.pipeline import Extractor
 
@@ -53,7 +54,7 @@ def backend_system(extractor: Extractor, name: str) -> System:
 
 
 def peer_system(name: str, *, comments: bool = True) -> System:
-    """A peer; :class:`~service.evaluation.peers.PeerUnavailable` if it is not installed."""
+    """A peer; :class:`~service.backends.peers.PeerUnavailable` if it is not installed."""
     extract = get_peer(name, comments=comments)
     return System(name, PEER, lambda html: (extract(html), None))
 

@@ -34,6 +34,7 @@ from service.fetching.errors import (
     UpstreamTooLarge,
 )
 from service.fetching.robots import RobotsCache
+from service.parsing.content_type import media_type
 from service.settings import Settings
 
 # host, port -> every address the host has. Injected in tests; the default asks the system.
@@ -86,17 +87,6 @@ class FetchedPage:
     charset: str | None  # from the Content-Type header; wins over <meta>, as in browsers (a BOM wins over both)
     final_url: str  # after redirects
     status: int  # the upstream's HTTP status
-
-
-def media_type(content_type: str) -> tuple[str, str | None]:
-    """(media type, charset parameter) of a Content-Type header value."""
-    media, _, params = content_type.partition(";")
-    charset = None
-    for param in params.split(";"):
-        key, _, value = param.strip().partition("=")
-        if key.lower() == "charset" and value:
-            charset = value.strip("\"' ")
-    return media.strip().lower(), charset
 
 
 class Fetcher:

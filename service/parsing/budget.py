@@ -35,6 +35,7 @@ import re
 from dataclasses import dataclass
 
 import numpy as np
+from selectolax.lexbor import LexborHTMLParser
 
 from service.errors import PageTooComplex
 
@@ -107,6 +108,14 @@ class PageBudget:
             raise PageTooComplex(
                 f"the page has {names} distinct attribute names, more than the {self.max_attribute_names} allowed"
             )
+
+
+def lexbor_parse_only(html: bytes) -> None:
+    """Lexbor's tree build of ``html`` and nothing after it: the cost the attribute-name budget bounds.
+
+    ``bench --page-budget`` times it; here so that selectolax stays inside :mod:`service.parsing`.
+    """
+    LexborHTMLParser(html)
 
 
 def count_start_tags(html: bytes) -> int:

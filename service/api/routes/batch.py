@@ -25,7 +25,7 @@ from service.api.schemas import (
     request_body,
 )
 from service.errors import ExtractionError
-from service.fetching.fetcher import media_type
+from service.parsing.content_type import media_type
 from service.parsing.page_check import check_page
 from service.pipeline import Extraction
 

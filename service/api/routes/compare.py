@@ -12,6 +12,7 @@ from service.api.deps import API_KEY, State, label_backend
 from service.api.extraction import Job, compare_backends, run_extractions
 from service.api.responses import as_json, to_compare
 from service.api.schemas import (
+    ALL_BACKENDS,
     EXAMPLE_HTML,
     CompareOptions,
     CompareRequest,
@@ -19,7 +20,6 @@ from service.api.schemas import (
     error_responses,
     request_body,
 )
-from service.metrics import ALL_BACKENDS
 
 router = APIRouter(tags=["extraction"], dependencies=API_KEY)
 

@@ -12,6 +12,7 @@ from service.api.deps import API_KEY, AppState, State, label_backend
 from service.api.extraction import Job, compare_backends, fetch_page, run_extractions
 from service.api.responses import as_json, fetch_fields, to_compare, to_response
 from service.api.schemas import (
+    ALL_BACKENDS,
     EXAMPLE_HTML,
     CompareResponse,
     ExtractOptions,
@@ -22,7 +23,6 @@ from service.api.schemas import (
     error_responses,
     request_body,
 )
-from service.metrics import ALL_BACKENDS
 
 router = APIRouter(tags=["extraction"], dependencies=API_KEY)
 
