@@ -1,0 +1,90 @@
+"""The Ray engine: the shards as a Ray Data dataset, extracted by a ``map_batches`` stage on an actor pool.
+
+Each actor loads the models once (a GPU each when the settings ask for a GPU
+provider) and runs :func:`~service.corpus.shards.process_shard`, the local
+engine's function, on one shard at a time, so both engines write identical
+rows. Ray Data's own Parquet reader and writer are not used: WARC has no Ray
+reader, and a shard must be written whole under its final name or not at all
+for a rerun to resume, which Ray's writer does not promise. Input and output
+paths must be on a file system every node sees (a shared volume on Kubernetes).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from service.corpus.batch import BatchExtractor, Options
+from service.corpus.shards import Report, Shard, process_shard
+from service.settings import GPU_EXECUTION_PROVIDERS, Settings
+
+
+class ShardActor:
+    """One Ray actor: the models, loaded once, and the shards given to it, one per batch."""
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        from threadpoolctl import threadpool_limits  # noqa: PLC0415 - in the actor's process
+
+        threadpool_limits(1, user_api="blas")
+        self.extractor = BatchExtractor(Options(**options))
+
+    def __call__(self, batch: dict[str, np.ndarray]) -> dict[str, list[Any]]:
+        outputs, counts, errors = [], [], []
+        for encoded in batch["shard"]:
+            fields = json.loads(encoded)
+            shard = Shard(Path(fields["input"]), fields["format"], Path(fields["output"]), fields["size_bytes"],
+                          fields["fingerprint"])  # fmt: skip
+            try:
+                counts.append(json.dumps(process_shard(shard, self.extractor, lambda pages, size: None)))
+                errors.append("")
+            except Exception as error:  # the shard is redone by the next run; the others go on
+                counts.append("{}")
+                errors.append(f"{type(error).__name__}: {error}")
+            outputs.append(fields["input"])
+        return {"input": outputs, "counts": counts, "error": errors}
+
+
+def gpus_per_worker() -> float:
+    """One GPU per actor when the model backends are to run on a GPU provider (EXTRACT_EXECUTION_PROVIDERS)."""
+    return 1.0 if GPU_EXECUTION_PROVIDERS & set(Settings().execution_providers) else 0.0
+
+
+def run_ray(
+    shards: list[Shard], options: Options, workers: int, address: str | None, report: Report
+) -> tuple[dict[Path, Counter[str]], dict[Path, str]]:
+    """Each shard's outcome counts, and the shards that failed with why, computed on the Ray cluster at ``address``."""
+    import ray  # noqa: PLC0415 - the optional `ray` extra
+
+    # A cluster's address, or a Ray instance started here for this run (no dashboard: nothing to serve it to).
+    started_here: dict[str, Any] = {} if address else {"num_cpus": workers, "include_dashboard": False}
+    ray.init(address=address, log_to_driver=False, configure_logging=False, **started_here)
+    try:
+        encoded = [
+            json.dumps({**asdict(shard), "input": str(shard.input), "output": str(shard.output)}) for shard in shards
+        ]
+        largest_first = sorted(encoded, key=lambda item: json.loads(item)["size_bytes"], reverse=True)
+        results = ray.data.from_items([{"shard": item} for item in largest_first]).map_batches(
+            ShardActor,
+            fn_constructor_kwargs={"options": asdict(options)},
+            batch_size=1,
+            concurrency=workers,
+            num_cpus=1,
+            num_gpus=gpus_per_worker(),
+        )
+        sizes = {str(shard.input): shard.size_bytes for shard in shards}
+        counts: dict[Path, Counter[str]] = {}
+        failed: dict[Path, str] = {}
+        for row in results.iter_rows():
+            if row["error"]:
+                failed[Path(row["input"])] = row["error"]
+            else:
+                counts[Path(row["input"])] = Counter(json.loads(row["counts"]))
+            report(sum(counts.get(Path(row["input"]), Counter()).values()), sizes[row["input"]])
+        return counts, failed
+    finally:
+        ray.shutdown()
