@@ -46,6 +46,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--system", default=None, help=argparse.SUPPRESS)  # internal: run one system
     _add_http_arguments(parser)
+    _add_warc_arguments(parser)
+
+
+def _add_warc_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--make-warc`` and ``--warc-readers`` (:mod:`service.commands.warc_bench`)."""
+    group = parser.add_argument_group("WARC inputs for the corpus command")
+    group.add_argument("--make-warc", type=Path, default=None, help="write the pages as WARC.gz files into this folder")
+    group.add_argument("--shards", type=int, default=4, help="how many WARC.gz files --make-warc writes")
+    group.add_argument("--copies", type=int, default=1, help="how many times --make-warc writes every page")
+    group.add_argument("--warc-readers", type=Path, default=None, help="time FastWARC and warcio reading this WARC")
 
 
 def _add_http_arguments(parser: argparse.ArgumentParser) -> None:
@@ -144,6 +154,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.input_encodings:
         return _bench_encodings(data_dir, args)
+    if args.make_warc or args.warc_readers:
+        return _bench_warc(data_dir, args)
     if args.http:
         from service.commands.loadtest import run as run_http  # noqa: PLC0415 - httpx and asyncio only when asked
 
@@ -176,6 +188,22 @@ def _bench_encodings(data_dir: Path, args: argparse.Namespace) -> int:
         print(f"{row['units']:>6}{row['dense_ms']:>14.3f}{row['sparse_ms']:>23.3f}{row['build_dense_ms']:>13.3f}")
     if args.json:
         args.json.write_text(json.dumps({"cpu": _cpu_model(), "input_encodings": rows}, indent=2))
+    return 0
+
+
+def _bench_warc(data_dir: Path, args: argparse.Namespace) -> int:
+    from service.commands.warc_bench import make_warcs, measure_readers  # noqa: PLC0415 - warcio, fastwarc
+
+    if args.make_warc:
+        paths = make_warcs(load_pages(data_dir, args.limit), args.make_warc, args.shards, args.copies)
+        megabytes = sum(p.stat().st_size for p in paths) / 1e6
+        print(f"# wrote {len(paths)} WARC.gz files, {megabytes:.1f} MB, in {args.make_warc}")
+    if args.warc_readers:
+        os.sched_setaffinity(0, {args.core})
+        print(f"# {args.warc_readers}: best of 3, one process pinned to core {args.core}; {_cpu_model()}")
+        print(f"{'reader':<10}{'seconds':>10}{'MB/s':>10}")
+        for row in measure_readers(args.warc_readers):
+            print(f"{row['reader']!s:<10}{row['seconds']:>10.3f}{row['mb_per_s']:>10.1f}")
     return 0
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import sys
 import time
 from collections import Counter
@@ -68,6 +69,14 @@ def run(args: argparse.Namespace) -> int:
     return _process(shards, options, args)
 
 
+def _peak_rss_mb() -> dict[str, float]:
+    """Peak resident memory of this process and of the largest child (a local worker) it waited for."""
+    return {
+        "main": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "largest_child": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1),
+    }
+
+
 def _unknown_backend(name: str) -> str | None:
     from service.backends.registry import default_registry  # noqa: PLC0415
     from service.errors import UnknownBackend  # noqa: PLC0415
@@ -110,7 +119,7 @@ def _process(shards: list[Shard], options: Options, args: argparse.Namespace) ->
         "engine": args.engine,
         "workers": args.workers,
         "this_run": {"shards": len(done), "pages": pages, "seconds": round(elapsed, 3),
-                     "pages_per_s": round(pages / elapsed, 2) if elapsed else None},
+                     "pages_per_s": round(pages / elapsed, 2) if elapsed else None, "peak_rss_mb": _peak_rss_mb()},
     }  # fmt: skip
     summary = write_summary(args.out, shards, counts | done, failed, run_facts)
     outcomes = ", ".join(f"{code} {n}" for code, n in summary["outcomes"].items())

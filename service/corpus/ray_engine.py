@@ -68,11 +68,14 @@ def run_ray(
             json.dumps({**asdict(shard), "input": str(shard.input), "output": str(shard.output)}) for shard in shards
         ]
         largest_first = sorted(encoded, key=lambda item: json.loads(item)["size_bytes"], reverse=True)
-        results = ray.data.from_items([{"shard": item} for item in largest_first]).map_batches(
+        ray.data.DataContext.get_current().enable_progress_bars = False  # the corpus command draws its own
+        items = [{"shard": item} for item in largest_first]
+        # a block per shard, so that the actors share the shards instead of one actor taking a block of them all
+        results = ray.data.from_items(items, override_num_blocks=len(items)).map_batches(
             ShardActor,
             fn_constructor_kwargs={"options": asdict(options)},
             batch_size=1,
-            concurrency=workers,
+            compute=ray.data.ActorPoolStrategy(size=workers),
             num_cpus=1,
             num_gpus=gpus_per_worker(),
         )
