@@ -12,6 +12,7 @@ paths must be on a file system every node sees (a shared volume on Kubernetes).
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from dataclasses import asdict
 from pathlib import Path
@@ -60,7 +61,9 @@ def run_ray(
     """Each shard's outcome counts, and the shards that failed with why, computed on the Ray cluster at ``address``."""
     import ray  # noqa: PLC0415 - the optional `ray` extra
 
-    # A cluster's address, or a Ray instance started here for this run (no dashboard: nothing to serve it to).
+    # A cluster's address (given, or RAY_ADDRESS where a RayJob runs the command on the head), or else a Ray
+    # instance started here for this run, with a CPU per worker and no dashboard.
+    address = address or os.environ.get("RAY_ADDRESS")
     started_here: dict[str, Any] = {} if address else {"num_cpus": workers, "include_dashboard": False}
     ray.init(address=address, log_to_driver=False, configure_logging=False, **started_here)
     try:
