@@ -45,7 +45,8 @@ test-train: install
 
 
 # The deployment checks alone (part of `make test`): hadolint, docker-compose config, kustomize with the
-# Kubernetes schemas, the operator's CRD schemas, KubeRay's RayJob (k8s/batch), promtool, and a real Prometheus scraping the service.
+# Kubernetes schemas, the operator's CRD schemas, KubeRay's RayJob (k8s/batch), promtool, and a real
+# Prometheus scraping the service.
 deploy-check: install
 	$(BIN)/python -m pytest -q tests/test_deploy_docker.py tests/test_deploy_compose.py tests/test_deploy_k8s.py tests/test_deploy_k8s_batch.py \
 		tests/test_prometheus_config.py tests/test_prometheus_scrape.py
