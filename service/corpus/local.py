@@ -48,7 +48,8 @@ def run_local(
     counts: dict[Path, Counter[str]] = {}
     failed: dict[Path, str] = {}
     largest_first = sorted(shards, key=lambda shard: shard.size_bytes, reverse=True)
-    with ProcessPoolExecutor(workers, context, initializer=_start_worker, initargs=(options, queue)) as pool:
+    processes = min(workers, len(shards))  # a worker with no shard would only load the models
+    with ProcessPoolExecutor(processes, context, initializer=_start_worker, initargs=(options, queue)) as pool:
         running: dict[Future[Counter[str]], Shard] = {pool.submit(_run_shard, s): s for s in largest_first}
         while running:
             done, _ = wait(running, timeout=POLL_S, return_when=FIRST_COMPLETED)

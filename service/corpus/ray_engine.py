@@ -78,7 +78,7 @@ def run_ray(
             ShardActor,
             fn_constructor_kwargs={"options": asdict(options)},
             batch_size=1,
-            compute=ray.data.ActorPoolStrategy(size=workers),
+            compute=ray.data.ActorPoolStrategy(size=min(workers, len(items))),
             num_cpus=1,
             num_gpus=gpus_per_worker(),
         )
