@@ -106,3 +106,12 @@ def test_the_ray_engine_writes_the_local_engines_rows(ray_cluster: str, tmp_path
         assert ray_row == local_row
     assert sum(bool(row["text"]) for row in ray_rows) >= 5 + 4 + 4
     assert {row["backend"] for row in ray_rows} == {DEFAULT_BACKEND}
+
+
+def test_an_actor_asks_for_a_gpu_only_for_a_model_backend_on_a_gpu_provider(monkeypatch: pytest.MonkeyPatch) -> None:
+    from service.corpus.ray_engine import gpus_per_worker  # noqa: PLC0415
+
+    assert gpus_per_worker(DEFAULT_BACKEND) == 0.0
+    monkeypatch.setenv("EXTRACT_EXECUTION_PROVIDERS", '["CUDAExecutionProvider","CPUExecutionProvider"]')
+    assert gpus_per_worker(DEFAULT_BACKEND) == 1.0
+    assert gpus_per_worker("boilerpipe") == 0.0  # rules: no model to put on a GPU

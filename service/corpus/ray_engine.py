@@ -22,6 +22,7 @@ import numpy as np
 
 from service.corpus.batch import BatchExtractor, Options
 from service.corpus.shards import Report, Shard, process_shard
+from service.models.store import ModelStore
 from service.settings import GPU_EXECUTION_PROVIDERS, Settings
 
 
@@ -50,9 +51,15 @@ class ShardActor:
         return {"input": outputs, "counts": counts, "error": errors}
 
 
-def gpus_per_worker() -> float:
-    """One GPU per actor when the model backends are to run on a GPU provider (EXTRACT_EXECUTION_PROVIDERS)."""
-    return 1.0 if GPU_EXECUTION_PROVIDERS & set(Settings().execution_providers) else 0.0
+def gpus_per_worker(backend: str) -> float:
+    """One GPU per actor for a model backend (one in the model store) when the settings name a GPU provider.
+
+    Read from the settings and the store's manifest, without loading the model: the driver may
+    run on a node without a GPU.
+    """
+    settings = Settings()
+    on_gpu = GPU_EXECUTION_PROVIDERS & set(settings.execution_providers)
+    return 1.0 if on_gpu and backend in ModelStore(settings.model_store_dir).names() else 0.0
 
 
 def run_ray(
@@ -80,7 +87,7 @@ def run_ray(
             batch_size=1,
             compute=ray.data.ActorPoolStrategy(size=min(workers, len(items))),
             num_cpus=1,
-            num_gpus=gpus_per_worker(),
+            num_gpus=gpus_per_worker(options.backend),
         )
         sizes = {str(shard.input): shard.size_bytes for shard in shards}
         counts: dict[Path, Counter[str]] = {}
