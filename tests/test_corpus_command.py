@@ -118,3 +118,19 @@ def test_what_cannot_be_read_at_all_is_exit_2_with_a_reason(tmp_path: Path) -> N
     done = run_corpus(tmp_path / "a.jsonl", "--out", tmp_path / "out", "--backend", "nonesuch")
     assert done.returncode == 2 and "unknown_backend" in done.stderr and BACKEND in done.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_a_shard_that_cannot_be_read_fails_alone_and_loudly(tmp_path: Path) -> None:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    jsonl(folder / "good.jsonl", range(2))
+    (folder / "broken.parquet").write_bytes(b"PAR1" + b"\0" * 64 + b"PAR1")  # the magic, no readable footer
+    out = tmp_path / "out"
+    done = run_corpus(folder, "--out", out, "--backend", BACKEND, "--workers", "2")
+    assert done.returncode == 1
+    assert f"error: shard {folder / 'broken.parquet'} failed" in done.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["shards"] == {"total": 2, "complete": 1, "failed": 1}
+    (failed,) = [item for item in summary["inputs"] if item["failed"]]
+    assert failed["input"].endswith("broken.parquet") and failed["pages"] is None
+    assert [p.name for p in out.glob("*.parquet")] == [next(out.glob("good.jsonl.*.parquet")).name]
