@@ -59,7 +59,7 @@ def _records(stream: BinaryIO, start: int, gzipped: bool, source: str, max_page_
             record = next(records)
         except StopIteration:
             return
-        except OSError as error:  # a gzip member or a record that does not decode: one row, then resynchronise
+        except (OSError, ValueError) as error:  # a gzip member or record that does not decode: a row, then resync
             at = _broken_record(stream, start if last < start else last + 1, gzipped)
             yield Page(source, at, None, error=DECODE_ERROR, message=f"the record does not decode: {error}")
             raise _Broken(at + 1) from error
@@ -67,7 +67,7 @@ def _records(stream: BinaryIO, start: int, gzipped: bool, source: str, max_page_
         if record.record_type == WarcRecordType.response or _headers_cut(record):
             try:
                 yield _page(record, source, max_page_bytes)
-            except OSError as error:
+            except (OSError, ValueError) as error:
                 yield _failed(record, source, DECODE_ERROR, f"the record's block does not decode: {error}")
                 raise _Broken(last + 1) from error
 
