@@ -95,7 +95,7 @@ def _page(record: WarcRecord, source: str, max_page_bytes: int) -> Page:
     try:
         http.parse_http(auto_decode="all")
         payload = http.reader.read(max_page_bytes + 1)  # a compression bomb stops at the limit too
-    except OSError as error:
+    except (OSError, ValueError) as error:
         return _failed(record, source, DECODE_ERROR, f"the HTTP payload does not decode: {error}")
     if len(payload) > max_page_bytes:
         return _failed(record, source, TOO_LARGE, f"the decoded page exceeds the limit of {max_page_bytes} bytes")
