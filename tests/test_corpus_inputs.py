@@ -62,6 +62,19 @@ def test_reading_resumes_after_a_broken_gzip_member(tmp_path: Path) -> None:
     assert "http://example.org/3" in after and "http://example.org/4" in after
 
 
+def test_a_response_whose_block_is_no_http_is_a_decode_error(tmp_path: Path) -> None:
+    block = b"no status line here\r\n\r\n<p>x</p>"  # written by hand: warcio refuses to write it
+    headers = (
+        "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://example.org/odd\r\n"
+        "WARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-000000000001>\r\nWARC-Date: 2026-01-01T00:00:00Z\r\n"
+        f"Content-Type: application/http; msgtype=response\r\nContent-Length: {len(block)}\r\n\r\n"
+    )
+    path = tmp_path / "odd.warc"
+    path.write_bytes(headers.encode() + block + b"\r\n\r\n")
+    (page,) = read(path)
+    assert (page.url, page.error) == ("http://example.org/odd", "decode_error") and "status line" in str(page.message)
+
+
 def test_a_big_page_under_the_limit_is_read_whole(tmp_path: Path) -> None:
     path = tmp_path / "crawl.warc.gz"
     crawl(path, pages=4, big_page_bytes=3 * MIB)

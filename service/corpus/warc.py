@@ -97,6 +97,8 @@ def _page(record: WarcRecord, source: str, max_page_bytes: int) -> Page:
         payload = http.reader.read(max_page_bytes + 1)  # a compression bomb stops at the limit too
     except (OSError, ValueError) as error:
         return _failed(record, source, DECODE_ERROR, f"the HTTP payload does not decode: {error}")
+    if http.http_headers.status_code is None:
+        return _failed(record, source, DECODE_ERROR, "the record's block does not start with an HTTP status line")
     if len(payload) > max_page_bytes:
         return _failed(record, source, TOO_LARGE, f"the decoded page exceeds the limit of {max_page_bytes} bytes")
     declared_type = (http.http_content_type or "", http.http_charset)
