@@ -32,6 +32,7 @@ pytestmark = [pytest.mark.ray, pytest.mark.slow, pytest.mark.timeout(150)]
 ROOT = Path(__file__).resolve().parent.parent
 NODE_START_TIMEOUT_S = 30.0
 NODE_STOP_TIMEOUT_S = 10.0
+OBJECT_STORE_BYTES = 200_000_000  # per node: the shard list and counts are all that goes through it
 
 
 def _ray_start(arguments: list[str], log: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
@@ -39,7 +40,8 @@ def _ray_start(arguments: list[str], log: Path, env: dict[str, str]) -> subproce
     ports = ["--dashboard-agent-listen-port", "--dashboard-agent-grpc-port", "--metrics-export-port",
              "--runtime-env-agent-port", "--node-manager-port", "--object-manager-port"]  # fmt: skip
     command = [str(Path(sys.executable).with_name("ray")), "start", "--block", "--node-ip-address", "127.0.0.1",
-               "--num-cpus", "1", "--disable-usage-stats", *arguments]  # fmt: skip
+               "--num-cpus", "1", "--object-store-memory", str(OBJECT_STORE_BYTES), "--disable-usage-stats",
+               *arguments]  # fmt: skip
     for flag in ports:
         command += [flag, str(free_port())]
     with log.open("wb") as out:
