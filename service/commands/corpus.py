@@ -69,6 +69,16 @@ def run(args: argparse.Namespace) -> int:
     return _process(shards, options, args)
 
 
+def _cpu_s() -> dict[str, float]:
+    """CPU seconds (user and system) of this process and of the children (local workers) it waited for.
+
+    Beside the wall-clock rate: on a machine other jobs keep busy, pages per CPU second still
+    show whether more workers cost more per page.
+    """
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return {"main": own.ru_utime + own.ru_stime, "workers": children.ru_utime + children.ru_stime}
+
+
 def _peak_rss_mb() -> dict[str, float]:
     """Peak resident memory of this process and of the largest child (a local worker) it waited for."""
     return {
@@ -97,7 +107,7 @@ def _process(shards: list[Shard], options: Options, args: argparse.Namespace) ->
         f" engine {args.engine}, {args.workers} workers, backend {args.backend}",
         file=sys.stderr,
     )
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), _cpu_s()
     done: dict[Path, Counter[str]] = {}
     failed: dict[Path, str] = {}
     with Progress(sum(s.size_bytes for s in pending)) as progress:
@@ -112,6 +122,7 @@ def _process(shards: list[Shard], options: Options, args: argparse.Namespace) ->
 
             done, failed = run_local(pending, options, args.workers, progress.update)
     elapsed = time.perf_counter() - started
+    cpu = {who: round(now - cpu_started[who], 3) for who, now in _cpu_s().items()}
     pages = sum(sum(c.values()) for c in done.values())
     run_facts = {
         "backend": args.backend,
@@ -119,7 +130,9 @@ def _process(shards: list[Shard], options: Options, args: argparse.Namespace) ->
         "engine": args.engine,
         "workers": args.workers,
         "this_run": {"shards": len(done), "pages": pages, "seconds": round(elapsed, 3),
-                     "pages_per_s": round(pages / elapsed, 2) if elapsed else None, "peak_rss_mb": _peak_rss_mb()},
+                     "pages_per_s": round(pages / elapsed, 2) if elapsed else None, "cpu_s": cpu,
+                     "pages_per_cpu_s": round(pages / sum(cpu.values()), 2) if pages else None,
+                     "peak_rss_mb": _peak_rss_mb()},
     }  # fmt: skip
     summary = write_summary(args.out, shards, counts | done, failed, run_facts)
     outcomes = ", ".join(f"{code} {n}" for code, n in summary["outcomes"].items())
