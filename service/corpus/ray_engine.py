@@ -38,16 +38,14 @@ class ShardActor:
     def __call__(self, batch: dict[str, np.ndarray]) -> dict[str, list[Any]]:
         outputs, counts, errors = [], [], []
         for encoded in batch["shard"]:
-            fields = json.loads(encoded)
-            shard = Shard(Path(fields["input"]), fields["format"], Path(fields["output"]), fields["size_bytes"],
-                          fields["fingerprint"])  # fmt: skip
+            shard = Shard.from_json(encoded)
             try:
                 counts.append(json.dumps(process_shard(shard, self.extractor, lambda pages, size: None)))
                 errors.append("")
             except Exception as error:  # the shard is redone by the next run; the others go on
                 counts.append("{}")
                 errors.append(f"{type(error).__name__}: {error}")
-            outputs.append(fields["input"])
+            outputs.append(str(shard.input))
         return {"input": outputs, "counts": counts, "error": errors}
 
 
@@ -74,12 +72,9 @@ def run_ray(
     started_here: dict[str, Any] = {} if address else {"num_cpus": workers, "include_dashboard": False}
     ray.init(address=address, log_to_driver=False, configure_logging=False, **started_here)
     try:
-        encoded = [
-            json.dumps({**asdict(shard), "input": str(shard.input), "output": str(shard.output)}) for shard in shards
-        ]
-        largest_first = sorted(encoded, key=lambda item: json.loads(item)["size_bytes"], reverse=True)
+        largest_first = sorted(shards, key=lambda shard: shard.size_bytes, reverse=True)
         ray.data.DataContext.get_current().enable_progress_bars = False  # the corpus command draws its own
-        items = [{"shard": item} for item in largest_first]
+        items = [{"shard": shard.to_json()} for shard in largest_first]
         # a block per shard, so that the actors share the shards instead of one actor taking a block of them all
         results = ray.data.from_items(items, override_num_blocks=len(items)).map_batches(
             ShardActor,

@@ -8,6 +8,7 @@ Memory holds one batch and one row group, whatever the file's size.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -32,6 +33,15 @@ class Shard:
     output: Path
     size_bytes: int
     fingerprint: dict[str, Any]
+
+    def to_json(self) -> str:
+        """The shard as text, to travel to a Ray actor."""
+        return json.dumps({**asdict(self), "input": str(self.input), "output": str(self.output)})
+
+    @classmethod
+    def from_json(cls, text: str) -> Shard:
+        fields = json.loads(text)
+        return cls(**{**fields, "input": Path(fields["input"]), "output": Path(fields["output"])})
 
 
 def plan(inputs: list[Path], out_dir: Path, options: Options) -> list[Shard]:
