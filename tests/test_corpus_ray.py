@@ -9,6 +9,7 @@ machine are left alone. Selected with ``-m ray``; skipped without the ray extra.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -90,6 +91,7 @@ def ray_cluster() -> Iterator[str]:
     finally:
         for node in reversed(nodes):
             _stop(node)
+        shutil.rmtree(temp, ignore_errors=True)
 
 
 def test_the_ray_engine_writes_the_local_engines_rows(ray_cluster: str, tmp_path: Path) -> None:
