@@ -12,9 +12,10 @@ TEST_STAMP := $(VENV)/.installed-test
 install: $(TEST_STAMP)
 
 # One venv, two stamps; each re-runs only when pyproject.toml changes. `make serve` installs the
-# package editable with its `dependencies` alone; the targets that test add the test tools and the
-# peers that `python -m service eval` and `bench` compare against, on top (so `make serve` after
-# `make test` installs nothing).
+# package editable with its `dependencies` alone; the targets that test add the test tools, the
+# peers that `python -m service eval` and `bench` compare against, and the `ray` extra (which
+# brings `corpus`: pyarrow, FastWARC) for the corpus tests, on top (so `make serve` after `make test`
+# installs nothing).
 $(SERVE_STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
@@ -22,7 +23,7 @@ $(SERVE_STAMP): pyproject.toml
 	touch $@
 
 $(TEST_STAMP): $(SERVE_STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[dev,eval]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,eval,ray]'
 	touch $@
 
 serve: $(SERVE_STAMP)
@@ -45,9 +46,10 @@ test-train: install
 
 
 # The deployment checks alone (part of `make test`): hadolint, docker-compose config, kustomize with the
-# Kubernetes schemas, the operator's CRD schemas, promtool, and a real Prometheus scraping the service.
+# Kubernetes schemas, the operator's CRD schemas, KubeRay's RayJob (k8s/batch), promtool, and a real
+# Prometheus scraping the service.
 deploy-check: install
-	$(BIN)/python -m pytest -q tests/test_deploy_docker.py tests/test_deploy_compose.py tests/test_deploy_k8s.py \
+	$(BIN)/python -m pytest -q tests/test_deploy_docker.py tests/test_deploy_compose.py tests/test_deploy_k8s.py tests/test_deploy_k8s_batch.py \
 		tests/test_prometheus_config.py tests/test_prometheus_scrape.py
 
 # Print an overlay's manifests as kubectl would apply them: `make k8s-render OVERLAY=gpu`.

@@ -235,3 +235,16 @@ def test_the_healthcheck_passes_on_a_live_server_and_fails_without_one(
         assert subprocess.run(argv, env=env, timeout=10, check=False, capture_output=True).returncode == 0
     env = {**os.environ, "EXTRACT_PORT": str(free_port())}
     assert subprocess.run(argv, env=env, timeout=10, check=False, capture_output=True).returncode != 0
+
+
+def test_ray_is_in_the_ray_image_only(dockerfile: tuple[dict[str, str], dict[str, Stage]]) -> None:
+    """`corpus --engine ray` needs Ray in the image KubeRay runs; the serving images and dependencies go without."""
+    stages = dockerfile[1]
+    assert stages["ray"].base == "cpu" and stages["ray-venv"].base == "cpu-venv"
+    assert '"${wheel}[ray]"' in " ".join(stages["ray-venv"].all("RUN"))
+    assert "/opt/venv /opt/venv" in " ".join(stages["ray"].all("COPY"))
+    for serving in ("cpu-venv", "cpu", "gpu"):
+        assert "ray" not in " ".join(stages[serving].all("RUN")), serving
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert not any(requirement.startswith("ray") for requirement in project["dependencies"])
+    assert any(requirement.startswith("ray[") for requirement in project["optional-dependencies"]["ray"])
