@@ -1,4 +1,4 @@
-"""Train the page-type classifier: logistic regression over the page-type features, shipped as JSON coefficients.
+"""``python -m service train page_type``: logistic regression over the page-type features, shipped as JSON coefficients.
 
 Fitted on the train part of the committed WCXB dev split (Murrough Foley
 2026, CC-BY-4.0) with the corpus's page types as gold; the regularisation
