@@ -1,7 +1,8 @@
 # syntax=docker/dockerfile:1
-# The serving image, two targets:
+# The serving image, two targets, and the cpu image with Ray for crawls on a cluster:
 #   docker build --target cpu -t extraction-service:cpu .   (python:3.11-slim, onnxruntime)
 #   docker build --target gpu -t extraction-service:gpu .   (CUDA 12 + cuDNN 9 runtime, onnxruntime-gpu)
+#   docker build --target ray -t extraction-service:ray .   (cpu plus the `ray` extra; k8s/batch/ runs it)
 # Both run as an unprivileged user (uid 10001), carry the models from model_store/, install only
 # the serving dependencies (never the `train` or `eval` extras) and write nothing outside /tmp, so
 # they run with a read-only root filesystem. Checked by hadolint and tests/test_deploy_docker.py.
@@ -75,6 +76,19 @@ EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=3s --start-period=30s --retries=3 \
     CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('EXTRACT_PORT', '8000'), timeout=2)"]
 CMD ["python", "-m", "service", "serve"]
+
+# --- ray: the cpu image plus the `ray` extra (Ray Data, pyarrow, FastWARC) for `corpus --engine ray` ---
+# KubeRay starts `ray start` in it (k8s/batch/); the driver runs `python -m service corpus`. Never the
+# serving image: the serving dependencies stay without Ray.
+FROM cpu-venv AS ray-venv
+RUN wheel="$(ls /wheels/*.whl)" && /opt/venv/bin/pip install "${wheel}[ray]"
+
+FROM cpu AS ray
+COPY --from=ray-venv /opt/venv /opt/venv
+# Ray keeps its session files under /tmp, and a few under HOME: both the pod's writable /tmp.
+ENV HOME=/tmp
+HEALTHCHECK NONE
+CMD ["python", "-m", "service", "corpus", "--help"]
 
 # --- gpu: CUDA runtime with onnxruntime-gpu; one worker per GPU ------------------------------------
 FROM ${CUDA_IMAGE} AS gpu

@@ -13,9 +13,10 @@ WALK_STAMP := $(VENV)/.built-walk
 install: $(TEST_STAMP)
 
 # One venv, two stamps; each re-runs only when pyproject.toml changes. `make serve` installs the
-# package editable with its `dependencies` alone; the targets that test add the test tools and the
-# peers that `python -m service eval` and `bench` compare against, on top (so `make serve` after
-# `make test` installs nothing).
+# package editable with its `dependencies` alone; the targets that test add the test tools, the
+# peers that `python -m service eval` and `bench` compare against, and the `ray` extra (which
+# brings `corpus`: pyarrow, FastWARC) for the corpus tests, on top (so `make serve` after `make test`
+# installs nothing).
 $(SERVE_STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
@@ -23,13 +24,13 @@ $(SERVE_STAMP): pyproject.toml
 	touch $@
 
 $(TEST_STAMP): $(SERVE_STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[dev,eval]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,eval,ray]'
 	touch $@
 
 serve: $(SERVE_STAMP) optional-build-ext
 	$(BIN)/python -m service serve
 
-# Lint first: a change that breaks ruff or mypy fails CI like a failing test.
+# Lint first: a change that breaks ruff, mypy or the layer contract fails CI like a failing test.
 test: install lint optional-build-ext
 	$(BIN)/python -m pytest -q
 
@@ -54,6 +55,7 @@ lint: install
 	$(BIN)/ruff check service tests
 	$(BIN)/ruff format --check service tests
 	$(BIN)/mypy service
+	$(BIN)/lint-imports
 
 # The tests that need TensorFlow (export parity); `make test` skips them.
 test-train: install
@@ -62,9 +64,10 @@ test-train: install
 
 
 # The deployment checks alone (part of `make test`): hadolint, docker-compose config, kustomize with the
-# Kubernetes schemas, the operator's CRD schemas, promtool, and a real Prometheus scraping the service.
+# Kubernetes schemas, the operator's CRD schemas, KubeRay's RayJob (k8s/batch), promtool, and a real
+# Prometheus scraping the service.
 deploy-check: install
-	$(BIN)/python -m pytest -q tests/test_deploy_docker.py tests/test_deploy_compose.py tests/test_deploy_k8s.py \
+	$(BIN)/python -m pytest -q tests/test_deploy_docker.py tests/test_deploy_compose.py tests/test_deploy_k8s.py tests/test_deploy_k8s_batch.py \
 		tests/test_prometheus_config.py tests/test_prometheus_scrape.py
 
 # Print an overlay's manifests as kubectl would apply them: `make k8s-render OVERLAY=gpu`.

@@ -1,4 +1,4 @@
-"""The command line: ``python -m service extract|serve|eval|bench|train``.
+"""The command line: ``python -m service extract|serve|corpus|eval|bench|soak|train``.
 
 Each subcommand lives in its own module with ``add_arguments(parser)`` and
 ``run(args) -> int``; this file only wires them together, and imports each
@@ -18,12 +18,14 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "extract": ("service.commands.extract", "extract the main content of a file, a URL or stdin"),
     "serve": ("service.commands.serve", "run the HTTP service"),
     "eval": ("service.evaluation.command", "score backends and peers on an annotated corpus"),
+    "corpus": ("service.commands.corpus", "extract every page of WARC, JSON Lines or Parquet files to Parquet shards"),
     "bench": ("service.commands.bench", "measure throughput on raw pages, one core"),
+    "soak": ("service.commands.soak", "send thousands of real pages to a server and follow its memory"),
     "train": ("service.training.command", "train a model on the dev corpus and export it to model_store/"),
 }
 
 
-DESCRIPTION = "Main-content extraction: one page, a server, an evaluation, a benchmark or a training run."
+DESCRIPTION = "Main-content extraction: one page, a server, an evaluation, a benchmark, a soak test or a training run."
 
 
 def build_parser(chosen: str | None) -> argparse.ArgumentParser:

@@ -21,7 +21,7 @@ class UnknownBackend(ExtractionError):
 
 
 class UnknownFormat(ExtractionError):
-    """An output format other than text, html or markdown."""
+    """An output format no renderer is registered for (service.output.formats.FORMATS)."""
 
     def __init__(self, name: str, known: tuple[str, ...]) -> None:
         super().__init__(f"unknown output format {name!r}; known formats: {', '.join(known)}")
@@ -39,3 +39,15 @@ class EmptyPage(ExtractionError):
 
 class NotHtml(ExtractionError):
     """A page that is mostly control bytes: an image, an archive, random data."""
+
+
+class InvalidSelector(ExtractionError):
+    """A target_selector or remove_selector that is no CSS selector the parser can read."""
+
+
+class NothingSelected(ExtractionError):
+    """A target_selector that matches no element of the page: there is nothing to extract."""
+
+
+class PageTooComplex(ExtractionError):
+    """A page with more elements or attribute names than the budget: parsing it would cost too much."""

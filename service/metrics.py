@@ -25,7 +25,6 @@ MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 OUTCOMES = ("ok", "client_error", "overloaded", "upstream_error", "server_error")
 STAGES = ("fetch", "parse", "classify", "render")
 NO_BACKEND = "none"  # a request that names no backend, or fails before one is known
-ALL_BACKENDS = "all"  # a compare: several backends on the same page
 UNKNOWN_BACKEND = "unknown"  # a name that is not registered: kept out of the label set
 
 LATENCY_BUCKETS_S = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
@@ -124,10 +123,15 @@ class Metrics:
         batched_backends: Iterable[str],
         error_codes: Iterable[str],
         block_reasons: Iterable[str],
+        request_backends: Iterable[str] = (),
     ) -> None:
-        """Create every label combination now, so each series exists from the first scrape."""
+        """Create every label combination now, so each series exists from the first scrape.
+
+        ``request_backends`` are the backend label's values on requests beyond the backends' names
+        (the API's ``backend=all``); :data:`UNKNOWN_BACKEND` and :data:`NO_BACKEND` are always there.
+        """
         backends = list(backends)
-        request_backends = [*backends, ALL_BACKENDS, UNKNOWN_BACKEND, NO_BACKEND]
+        request_backends = [*backends, *request_backends, UNKNOWN_BACKEND, NO_BACKEND]
         with_backends = set(backend_endpoints)
         for endpoint in endpoints:
             self.request_duration.labels(endpoint)

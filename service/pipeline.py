@@ -10,17 +10,25 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache, cached_property
+from typing import Any
 
 from service.backends.base import WARM_UP_PAGE, Backend, BlockLabels
 from service.backends.coherence import whole_paragraphs
+from service.backends.favor import favor_shift, shift_labels
+from service.backends.pruning import prune_boilerplate
 from service.backends.registry import BackendRegistry, default_registry
-from service.errors import UnknownFormat
-from service.output.render import render_html, render_markdown, render_text
+from service.features.readable import readable_score
+from service.metadata.fields import Metadata
+from service.metadata.reader import MetadataReader, load_metadata_reader
+from service.models.store import ModelStore
+from service.options import Options
+from service.output.formats import FORMATS, TEXT, RenderOptions, output_format, render_text
+from service.parsing.budget import PageBudget
 from service.parsing.document import Document, Locator
 from service.parsing.lexbor import parse_html
-from service.settings import DEFAULT_BACKEND
+from service.settings import DEFAULT_BACKEND, Settings
 
-OUTPUT_FORMATS = ("text", "html", "markdown")
+DEFAULT_OPTIONS = Options()
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,15 +44,17 @@ class ExtractedBlock:
 
 @dataclass(frozen=True)
 class Extraction:
-    """The result of one extraction. ``html``/``markdown`` are set when asked for."""
+    """The result of one extraction: always its plain text, and ``content`` in the ``format`` asked for."""
 
     text: str
-    title: str
+    title: str  # the metadata's title, else the page's <title>
     backend: str
     backend_version: str
-    timings: dict[str, float]  # milliseconds per stage: parse, classify, render, total
-    html: str | None = None
-    markdown: str | None = None
+    timings: dict[str, float]  # milliseconds per stage: parse, classify, render, metadata, total
+    format: str = TEXT  # a name in service.output.formats.FORMATS
+    content: str = ""  # the content in that format (the text itself for text)
+    readable: float = 0.0  # is there an article here at all: service.features.readable.readable_score
+    metadata: Metadata = field(default_factory=Metadata)
     url: str | None = None
     document: Document = field(repr=False, compare=False, default=None)  # type: ignore[assignment]
     labels: BlockLabels = field(repr=False, compare=False, default=None)  # type: ignore[assignment]
@@ -59,9 +69,17 @@ class Extraction:
 class Extractor:
     """Runs the pipeline against one registry of backends."""
 
-    def __init__(self, registry: BackendRegistry, default_backend: str = DEFAULT_BACKEND) -> None:
+    def __init__(
+        self,
+        registry: BackendRegistry,
+        default_backend: str = DEFAULT_BACKEND,
+        budget: PageBudget | None = None,
+        metadata: MetadataReader | None = None,
+    ) -> None:
         self.registry = registry
         self.default_backend = default_backend
+        self.budget = budget or PageBudget()  # what one page may cost: every page is checked against it
+        self.metadata = metadata or MetadataReader()  # without a page-type model unless given one
 
     def backend(self, name: str | None) -> Backend:
         """The backend called ``name`` (the default one for None); unknown names list the known ones."""
@@ -73,32 +91,48 @@ class Extractor:
         *,
         backend: str | None = None,
         url: str | None = None,
-        output: str = "text",
         charset: str | None = None,
+        options: Options = DEFAULT_OPTIONS,
     ) -> Extraction:
-        check_output(output)
         chosen = self.backend(backend)
-        document, parse_ms = timed_parse(html, charset)
+        document, parse_ms = timed_parse(html, charset, options, self.budget)
         started = time.perf_counter()
         labels = chosen.classify(document)
         return finish(
-            document, labels, chosen, output=output, url=url, parse_ms=parse_ms, classify_ms=elapsed_ms(started)
+            document,
+            labels,
+            chosen,
+            options=options,
+            url=url,
+            parse_ms=parse_ms,
+            classify_ms=elapsed_ms(started),
+            metadata_reader=self.metadata,
         )
-
-
-def check_output(output: str) -> None:
-    if output not in OUTPUT_FORMATS:
-        raise UnknownFormat(output, OUTPUT_FORMATS)
 
 
 def elapsed_ms(started: float) -> float:
     return (time.perf_counter() - started) * 1e3
 
 
-def timed_parse(html: str | bytes, charset: str | None = None) -> tuple[Document, float]:
-    """The first stage: the page's Document and the milliseconds the parse took."""
+def timed_parse(
+    html: str | bytes,
+    charset: str | None = None,
+    options: Options = DEFAULT_OPTIONS,
+    budget: PageBudget | None = None,
+) -> tuple[Document, float]:
+    """The first stage: the page's Document and the milliseconds it took.
+
+    The page is checked against ``budget`` and pruned by the caller's selectors.
+    """
     started = time.perf_counter()
-    return parse_html(html, charset=charset), elapsed_ms(started)
+    document = parse_html(
+        html,
+        charset=charset,
+        target_selector=options.target_selector,
+        remove_selector=options.remove_selector,
+        budget=budget,
+    )
+    return document, elapsed_ms(started)
 
 
 def finish(
@@ -106,41 +140,64 @@ def finish(
     labels: BlockLabels,
     backend: Backend,
     *,
-    output: str,
+    options: Options = DEFAULT_OPTIONS,
     url: str | None,
     parse_ms: float,
     classify_ms: float,
+    metadata_reader: MetadataReader,
 ) -> Extraction:
-    """The last stage: whole paragraphs, render the kept blocks and assemble the Extraction.
+    """The last stage: the caller's favor, whole paragraphs, pruning, render and assemble the Extraction.
 
     Separate from :meth:`Extractor.extract` so that a caller which classifies
     elsewhere (the HTTP layer's micro-batcher) assembles exactly the same result.
     Every backend's labels pass through :func:`whole_paragraphs` here, so no
-    backend cuts a sentence.
+    backend cuts a sentence, then through :func:`prune_boilerplate` (comment
+    threads, unless ``include_comments``, link lists and furniture on pages not made of them).
     """
     started = time.perf_counter()
-    labels = whole_paragraphs(document, labels)
+    labels = whole_paragraphs(document, shift_labels(labels, favor_shift(backend.name, options.favor)))
+    pruned = prune_boilerplate(document, labels, include_comments=options.include_comments)
+    labels = whole_paragraphs(document, pruned)  # again: a hidden span or a button inside a paragraph was pruned
     keep = labels.labels
-    text = render_text(document, keep)
-    rendered_html = render_html(document, keep, base_url=url) if output == "html" else None
-    rendered_markdown = render_markdown(document, keep, base_url=url) if output == "markdown" else None
+    chosen = render_options(document, backend, options, url)
+    text = render_text(document, keep, chosen)
+    content = text if options.format == TEXT else output_format(options.format).render(document, keep, chosen)
     render_ms = elapsed_ms(started)
+    started = time.perf_counter()
+    metadata = metadata_reader.read(document, url)
+    metadata_ms = elapsed_ms(started)
     return Extraction(
         text=text,
-        title=document.title,
+        title=metadata.title or document.title,
         backend=backend.name,
         backend_version=backend.version,
         timings={
             "parse": parse_ms,
             "classify": classify_ms,
             "render": render_ms,
-            "total": parse_ms + classify_ms + render_ms,
+            "metadata": metadata_ms,
+            "total": parse_ms + classify_ms + render_ms + metadata_ms,
         },
-        html=rendered_html,
-        markdown=rendered_markdown,
+        format=options.format,
+        content=content,
+        readable=readable_score(document),
+        metadata=metadata,
         url=url,
         document=document,
         labels=labels,
+    )
+
+
+def render_options(document: Document, backend: Backend, options: Options, url: str | None) -> RenderOptions:
+    """What the renderers are asked for: the caller's choices, with the page's title and front matter."""
+    fields = {"title": document.title, "url": url or "", "backend": backend.name}
+    return RenderOptions(
+        base_url=url,
+        links=options.include_links,
+        images=options.include_images,
+        tables=options.include_tables,
+        title=document.title if options.include_title else None,
+        front_matter={key: value for key, value in fields.items() if value} if options.front_matter else None,
     )
 
 
@@ -151,14 +208,16 @@ def warm_up(extractor: Extractor, backends: Iterable[str]) -> None:
     and runs each model for the first time.
     """
     for name in backends:
-        for output in OUTPUT_FORMATS:
-            extractor.extract(WARM_UP_PAGE, backend=name, output=output)
+        for output in FORMATS:
+            extractor.extract(WARM_UP_PAGE, backend=name, options=Options(format=output, include_images=True))
 
 
 @cache
 def default_extractor() -> Extractor:
-    """The extractor behind :func:`extract`, built on first call, not at import."""
-    return Extractor(default_registry())
+    """The extractor behind :func:`extract`, built on first call, not at import, configured by ``EXTRACT_*``."""
+    settings = Settings()
+    metadata = load_metadata_reader(ModelStore(settings.model_store_dir))
+    return Extractor(default_registry(settings), budget=settings.page_budget, metadata=metadata)
 
 
 def extract(
@@ -166,11 +225,16 @@ def extract(
     *,
     backend: str | None = None,
     url: str | None = None,
-    output: str = "text",
+    output: str = TEXT,
     charset: str | None = None,
+    **choices: Any,
 ) -> Extraction:
     """Extract the main content of one page with the shipped backends.
 
-    ``output`` is ``"text"``, ``"html"`` or ``"markdown"``; ``text`` is always set.
+    ``output`` names a format of :data:`~service.output.formats.FORMATS` (text, html, markdown); ``text``
+    is always set, ``content`` holds the content in ``output``. ``choices`` are the other fields of
+    :class:`~service.options.Options` (``favor="precision"``, ``include_comments=False``, ...); a name
+    it does not have is a TypeError.
     """
-    return default_extractor().extract(html, backend=backend, url=url, output=output, charset=charset)
+    options = Options(format=output, **choices)
+    return default_extractor().extract(html, backend=backend, url=url, charset=charset, options=options)

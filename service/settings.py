@@ -16,8 +16,8 @@ from pathlib import Path
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from service.parsing.budget import DEFAULT_MAX_ATTRIBUTE_NAMES, DEFAULT_MAX_ELEMENTS, PageBudget
 from service.paths import MODEL_STORE
-from service.runtime.windows import DEFAULT_OVERLAP_BLOCKS, DEFAULT_WINDOW_BLOCKS
 
 DEFAULT_BACKEND = "bilstm"
 
@@ -25,6 +25,9 @@ DEFAULT_BACKEND = "bilstm"
 KNOWN_EXECUTION_PROVIDERS = frozenset({"CPUExecutionProvider", "CUDAExecutionProvider", "TensorrtExecutionProvider"})
 GPU_EXECUTION_PROVIDERS = frozenset({"CUDAExecutionProvider", "TensorrtExecutionProvider"})
 GPU_BATCH_SIZE = 32  # documents per model batch on a GPU unless EXTRACT_BATCH_MAX_SIZE says otherwise
+# The BiLSTM's windows (service.runtime.windows): the longest block sequence it reads at once, and the overlap.
+DEFAULT_BILSTM_WINDOW_BLOCKS = 2048
+DEFAULT_BILSTM_OVERLAP_BLOCKS = 256
 
 MIB = 1024 * 1024
 
@@ -66,12 +69,14 @@ class Settings(BaseSettings):
         description="Threads BLAS may use inside one request (grf's graph); more only contend with other requests.",
     )
     bilstm_window_blocks: int = Field(
-        DEFAULT_WINDOW_BLOCKS,
+        DEFAULT_BILSTM_WINDOW_BLOCKS,
         ge=64,
         description="Longest block sequence the BiLSTM reads at once; longer pages are windowed.",
     )
     bilstm_overlap_blocks: int = Field(
-        DEFAULT_OVERLAP_BLOCKS, ge=0, description="Blocks shared by neighbouring windows (context at each window edge)."
+        DEFAULT_BILSTM_OVERLAP_BLOCKS,
+        ge=0,
+        description="Blocks shared by neighbouring windows (context at each window edge).",
     )
     boilerpipe_tree_filter_depth: int = Field(
         2, ge=0, le=16, description="Boilerpipe's tree filter: group by this ancestor (0 turns the filter off)."
@@ -80,7 +85,21 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(
         10 * MIB, ge=1024, description="Largest request body accepted; larger ones get 413 before being read."
     )
+    body_timeout_s: float = Field(
+        30.0, gt=0, le=600, description="Longest a request body may take to arrive; a slower one gets 408."
+    )
     max_batch_documents: int = Field(32, ge=1, le=1024, description="Most documents in one POST /extract/batch.")
+    max_page_elements: int = Field(
+        DEFAULT_MAX_ELEMENTS,
+        ge=1000,
+        description="Most elements (start tags) in one page; more is 422 page_too_complex before parsing.",
+    )
+    max_page_attribute_names: int = Field(
+        DEFAULT_MAX_ATTRIBUTE_NAMES,
+        ge=0,
+        description="Most distinct attribute names in one page (parsing costs their square); more is 422"
+        " page_too_complex. Counting them costs more than the parse itself; 0 turns the count off.",
+    )
     max_in_flight: int = Field(
         64,
         ge=1,
@@ -89,6 +108,18 @@ class Settings(BaseSettings):
     overload_retry_after_s: int = Field(1, ge=1, le=3600, description="Retry-After sent with a 429.")
     cpu_threads: int = Field(
         4, ge=1, le=256, description="Threads per process running parsing and CPU backends off the event loop."
+    )
+    cpu_thread_niceness: int = Field(
+        10,
+        ge=0,
+        le=19,
+        description="Nice value added to those threads, so the event loop (accepting, answering, refusing) runs first.",
+    )
+    switch_interval_ms: float = Field(
+        0.5,
+        gt=0,
+        le=100,
+        description="How long a thread may hold the interpreter while another waits (Python's default: 5).",
     )
     # Micro-batching of model backends
     batch_max_size: int | None = Field(
@@ -174,6 +205,11 @@ class Settings(BaseSettings):
         to and from the batcher's thread (about 1 ms a request at concurrency 1).
         """
         return self.batch_max_size is not None or bool(GPU_EXECUTION_PROVIDERS & set(self.execution_providers))
+
+    @property
+    def page_budget(self) -> PageBudget:
+        """What one page may ask of the parser (``max_page_elements``, ``max_page_attribute_names``)."""
+        return PageBudget(max_elements=self.max_page_elements, max_attribute_names=self.max_page_attribute_names)
 
     @property
     def batch_size(self) -> int:

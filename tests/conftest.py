@@ -21,10 +21,11 @@ import pytest
 import uvicorn
 
 from service.api.app import create_app
+from service.api.protocol import HttpProtocol
 from service.backends.base import BlockLabels
 from service.backends.boilerpipe import BoilerpipeBackend
 from service.backends.registry import BackendRegistry
-from service.commands.loadtest import free_port
+from service.commands.pages import free_port
 from service.fetching.addresses import IPAddress
 from service.fetching.errors import UpstreamError
 from service.parsing.document import Document
@@ -100,6 +101,7 @@ class LiveServer:
             log_level="warning",
             lifespan="on",
             timeout_graceful_shutdown=settings.graceful_shutdown_timeout_s,
+            http=HttpProtocol,  # as `python -m service serve` runs it
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
@@ -292,6 +294,8 @@ class Upstream:
             self._redirect(handler, f"/hops/{left - 1}" if left > 1 else "/page")
         elif path == "/to":
             self._redirect(handler, unquote(query.removeprefix("location=")))
+        elif path == "/robots.txt":  # the hops are off limits to every robot
+            self._send(handler, 200, b"User-agent: *\nDisallow: /hops/\n", "text/plain")
         elif path == "/image":
             self._send(handler, 200, b"\x89PNG\r\n\x1a\n" + bytes(100), "image/png")
         elif path == "/big":

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from service.commands.bench import add_arguments, selected_pages
-from service.commands.bench_pages import PageSelectionError
+from service.commands.bench import add_arguments
+from service.commands.bench_pages import PageSelectionError, selected_pages
 from service.commands.bench_plot import Point, draw, points, read_word_f1
 from service.evaluation.split import Split
 

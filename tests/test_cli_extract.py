@@ -106,3 +106,31 @@ def test_a_fetched_page_is_read_in_its_header_charset(capsys: pytest.CaptureFixt
     assert run(capsys, url) == (0, DECLARED_TEXT + "\n", "")
     _, out, _ = run(capsys, url, "--charset", "windows-1252")
     assert out.startswith("CrÃ¨me brÃ»lÃ©e")
+
+
+def test_the_extraction_options_are_flags(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    linked_page = ARTICLE.replace("real content", 'real <a href="https://example.org/c">content</a>')
+    page = write(tmp_path, "page.html", linked_page.encode())
+    code, out, _ = run(capsys, page, "--backend", "boilerpipe", "--format", "markdown", "--front-matter")
+    assert code == 0 and out.startswith('---\ntitle: "')
+    code, linked, _ = run(capsys, page, "--backend", "boilerpipe", "--format", "markdown")
+    code, plain, _ = run(capsys, page, "--backend", "boilerpipe", "--format", "markdown", "--no-include-links")
+    assert "](" not in plain and plain != linked
+    status, out, err = run(capsys, page, "--backend", "boilerpipe", "--target-selector", "#nowhere")
+    assert (status, out) == (2, "") and err.startswith("error: nothing_selected: ")
+    code, out, _ = run(capsys, page, "--backend", "boilerpipe", "--format", "json")
+    assert 0.0 <= json.loads(out)["readable"] <= 1.0
+
+
+def test_json_output_carries_the_metadata(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    html = (
+        '<html lang="en"><head><title>Night trains | Rail Weekly</title>'
+        '<meta property="og:site_name" content="Rail Weekly"></head>'
+        "<body><h1>Night trains</h1><p>By Ines Moreau</p><p>March 12, 2026</p><p>Sleepers are back.</p></body></html>"
+    )
+    status, out, _ = run(capsys, write(tmp_path, "page.html", html.encode()), "--format", "json")
+    assert status == 0
+    metadata = json.loads(out)["metadata"]
+    assert metadata["title"] == json.loads(out)["title"] == "Night trains"
+    assert (metadata["author"], metadata["date_published"]) == (["Ines Moreau"], "2026-03-12")
+    assert (metadata["site_name"], metadata["language"]) == ("Rail Weekly", "en")

@@ -249,3 +249,16 @@ def test_the_compiled_walk_is_built_in_builder_stages_against_the_pinned_selecto
         assert any("gcc" in run for run in stages[builder].all("RUN"))
         assert not any("gcc" in run for run in stages[target].all("RUN"))  # no compiler in what ships
     assert "--from=gpu-wheel /wheels /wheels" in stages["gpu"].all("COPY")
+
+
+def test_ray_is_in_the_ray_image_only(dockerfile: tuple[dict[str, str], dict[str, Stage]]) -> None:
+    """`corpus --engine ray` needs Ray in the image KubeRay runs; the serving images and dependencies go without."""
+    stages = dockerfile[1]
+    assert stages["ray"].base == "cpu" and stages["ray-venv"].base == "cpu-venv"
+    assert '"${wheel}[ray]"' in " ".join(stages["ray-venv"].all("RUN"))
+    assert "/opt/venv /opt/venv" in " ".join(stages["ray"].all("COPY"))
+    for serving in ("cpu-venv", "cpu", "gpu"):
+        assert "ray" not in " ".join(stages[serving].all("RUN")), serving
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert not any(requirement.startswith("ray") for requirement in project["dependencies"])
+    assert any(requirement.startswith("ray[") for requirement in project["optional-dependencies"]["ray"])

@@ -10,14 +10,8 @@ import numpy as np
 import pytest
 
 from service.backends.base import Backend, BlockLabels
-from service.backends.ensemble import (
-    document_html,
-    is_ensemble,
-    layout_of,
-    load_ensemble,
-    peers_available,
-    servable,
-)
+from service.backends.ensemble import is_ensemble, layout_of, load_ensemble, servable
+from service.backends.peers import document_html, peers_available
 from service.backends.registry import default_registry
 from service.features.stack import SCHEMA_NAME, SCHEMA_VERSION
 from service.models.store import ModelError, ModelStore
@@ -60,6 +54,7 @@ class Counting:
     def __init__(self, backend: Backend) -> None:
         self.backend = backend
         self.name, self.kind, self.version = backend.name, backend.kind, backend.version
+        self.compatible_versions = getattr(backend, "compatible_versions", ())
         self.calls = 0
 
     def classify(self, document: Document) -> BlockLabels:
@@ -251,6 +246,22 @@ def test_an_ensemble_whose_rule_member_changed_is_refused(tmp_path, registry):
     manifest["models"]["ensemble_cpu"]["config"]["member_versions"]["grf"] = "0.9"
     store.manifest_path.write_text(json.dumps(manifest))
     with pytest.raises(ModelError, match=r"fitted on 'grf' version 0\.9"):
+        load_ensemble(store, "ensemble_cpu", registry.get)
+
+
+def test_an_ensemble_fitted_on_a_compatible_rule_version_is_served(tmp_path, registry):
+    """Boilerpipe 1.2 counts script words; the ensembles fitted on 1.1 keep loading, any other version is refused."""
+    boilerpipe = registry.get("boilerpipe")
+    assert boilerpipe.compatible_versions and boilerpipe.version not in boilerpipe.compatible_versions
+    store = _copy_store(tmp_path, CPU_STORE)
+    manifest = json.loads(store.manifest_path.read_text())
+    for recorded in (*boilerpipe.compatible_versions, boilerpipe.version):
+        manifest["models"]["ensemble_cpu"]["config"]["member_versions"]["boilerpipe"] = recorded
+        store.manifest_path.write_text(json.dumps(manifest))
+        assert load_ensemble(store, "ensemble_cpu", registry.get).name == "ensemble_cpu"
+    manifest["models"]["ensemble_cpu"]["config"]["member_versions"]["boilerpipe"] = "1.0"
+    store.manifest_path.write_text(json.dumps(manifest))
+    with pytest.raises(ModelError, match=r"fitted on 'boilerpipe' version 1\.0"):
         load_ensemble(store, "ensemble_cpu", registry.get)
 
 

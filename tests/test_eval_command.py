@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from service.backends.peers import get_peer
 from service.backends.registry import default_registry
 from service.cli import main
 from service.evaluation.gate import Floors
-from service.evaluation.peers import get_peer
 
 FIXTURES = Path(__file__).parent / "fixtures" / "eval"
 WCXB = str(FIXTURES / "wcxb")

@@ -9,7 +9,8 @@ import pytest
 
 from service.evaluation import labels as labels_module
 from service.evaluation.datasets import Page
-from service.evaluation.labels import LabelCache, align_blocks, aligned_tokens, labels_for
+from service.evaluation.labels import LabelCache, labels_for
+from service.features.alignment import align_blocks, aligned_tokens
 from service.parsing.lexbor import parse_html
 
 FIXTURES = Path(__file__).parent / "fixtures" / "eval"

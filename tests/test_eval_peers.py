@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from service.evaluation.peers import PEER_NAMES, PeerUnavailable, get_peer
+from service.backends.peers import PEER_NAMES, PeerUnavailable, get_peer
 
 FIXTURES = Path(__file__).parent / "fixtures" / "eval"
 MODULES = {

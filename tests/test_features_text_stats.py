@@ -1,4 +1,5 @@
 import numpy as np
+import pytest
 
 from service.features.shallow import text_density, text_features, words_of
 from service.features.text_stats import MAX_COUNTED_CHARS, PUNCTUATION, TERMINATOR, JoinedText
@@ -92,19 +93,21 @@ def test_a_huge_leaf_is_counted_over_its_head_only():
     assert text.letters[1] == 1
 
 
-def _regex_words(texts: list[str]) -> tuple[list[int], list[int]]:
+def _regex_words(texts: list[str], script_words: bool) -> tuple[list[int], list[int]]:
     """(leaf, length) of every word by the shallow features' regex, the definition the table must match."""
-    pairs = [(leaf, len(word)) for leaf, text in enumerate(texts) for word in words_of(text)]
+    pairs = [(leaf, len(word)) for leaf, text in enumerate(texts) for word in words_of(text, script_words=script_words)]
     return [leaf for leaf, _ in pairs], [length for _, length in pairs]
 
 
-def test_words_from_the_table_match_the_regex() -> None:
+@pytest.mark.parametrize("script_words", [False, True])
+def test_words_from_the_table_match_the_regex(script_words: bool) -> None:
     rng = np.random.default_rng(7)
-    alphabet = list("ab Z9_-|.,'  \t\n\u00a0\u2003½³Ⅻ日本語ßÄ»«©—…\u200b\u0301")
+    alphabet = list("ab Z9_-|.,'  \t\n\u00a0\u2003½³Ⅻ日本語ßÄ»«©—…\u200b\u0301のカ・ー。、々\u9fff\u3099한")
     for _ in range(300):
         texts = ["".join(rng.choice(alphabet, size=rng.integers(0, 30))) for _ in range(rng.integers(1, 6))]
-        words = JoinedText.of(texts).words
-        leaves, lengths = _regex_words(texts)
+        joined = JoinedText.of(texts)
+        words = joined.script_words if script_words else joined.words
+        leaves, lengths = _regex_words(texts, script_words)
         assert words[0].tolist() == leaves, texts
         assert words[1].tolist() == lengths, texts
 
@@ -124,14 +127,16 @@ def test_shallow_features_agree_with_the_regex_when_the_table_cannot_say() -> No
     assert text_features(document).words.tolist() == [4, 2]  # "😀" is no word; "𝔘nicode" is one
 
 
-def test_shallow_features_of_mixed_leaves_match_the_regex_leaf_by_leaf() -> None:
+@pytest.mark.parametrize("script_words", [False, True])
+def test_shallow_features_of_mixed_leaves_match_the_regex_leaf_by_leaf(script_words: bool) -> None:
     # table words for most leaves, regex words for those beyond U+FFFF, merged back in leaf order
     rng = np.random.default_rng(11)
-    alphabet = [*"ab Z9_-.,  ½日ß😀𝔘", "longword" * 6]
+    alphabet = [*"ab Z9_-.,  ½日ß😀𝔘のカ・。\U00020000", "longword" * 6]
     for _ in range(100):
         texts = ["".join(rng.choice(alphabet, size=rng.integers(1, 40))).strip() or "x" for _ in range(6)]
         document = parse_html("".join(f"<p>{t}</p>" for t in texts))
-        features = text_features(document, leaf_units(document))
-        expected = [words_of(t) for t in document.texts]
+        features = text_features(document, leaf_units(document), script_words=script_words)
+        expected = [words_of(t, script_words=script_words) for t in document.texts]
         assert features.words.tolist() == [len(w) for w in expected], document.texts
-        assert features.text_density.tolist() == [np.float32(text_density(t)) for t in document.texts]
+        densities = [np.float32(text_density(t, script_words=script_words)) for t in document.texts]
+        assert features.text_density.tolist() == densities

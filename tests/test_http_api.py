@@ -12,6 +12,7 @@ from threadpoolctl import threadpool_info
 
 from service.backends.registry import BackendRegistry, default_registry
 from service.features.text_stats import _tables
+from service.metadata.fields import PAGE_TYPES
 from service.models.store import ModelStore
 from service.settings import Settings
 
@@ -35,8 +36,11 @@ def test_raw_html_body(client: httpx.Client) -> None:
     assert "real content that a reader came for" in body["text"]
     assert body["backend"] == "boilerpipe"
     assert body["title"] == "A page"
-    assert set(body["timings_ms"]) == {"parse", "classify", "render", "total"}
+    assert set(body["timings_ms"]) == {"parse", "classify", "render", "metadata", "total"}
     assert "blocks" not in body
+    assert body["metadata"]["title"] == body["title"]
+    assert body["metadata"]["page_type"] in PAGE_TYPES  # the shipped page-type model, loaded at start
+    assert 0 < body["metadata"]["page_type_confidence"] <= 1
 
 
 def test_json_body_with_options(client: httpx.Client) -> None:
@@ -227,9 +231,9 @@ def test_compare_puts_every_backend_side_by_side(two_backends: httpx.Client) -> 
     assert set(block["scores"]) == set(block["is_content"]) == {"boilerpipe", "keep_all"}
     (pair,) = body["agreement"]
     assert pair["backends"] == ["boilerpipe", "keep_all"]
-    kept = sum(b["is_content"]["boilerpipe"] for b in body["blocks"])
-    assert pair["agreement"] == pytest.approx(kept / len(body["blocks"]))  # keep_all keeps every block
-    assert pair["jaccard"] == pytest.approx(kept / len(body["blocks"]))
+    labels = [(b["is_content"]["boilerpipe"], b["is_content"]["keep_all"]) for b in body["blocks"]]
+    assert pair["agreement"] == pytest.approx(sum(a == b for a, b in labels) / len(labels))
+    assert pair["jaccard"] == pytest.approx(sum(a and b for a, b in labels) / sum(a or b for a, b in labels))
 
 
 def test_backend_all_on_extract_is_a_compare(two_backends: httpx.Client) -> None:

@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
-from service.api.protocol import NoDelayHttpProtocol
+from service.api.protocol import HttpProtocol
 from service.commands import bench
-from service.commands.bench import load_pages
 from service.commands.loadtest import LoadConfig, load_test, passed
+from service.commands.pages import load_pages
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -61,6 +61,29 @@ def test_rounds_and_overload_answer_every_request_correctly() -> None:
     assert passed(result)
 
 
+def test_with_a_new_connection_per_request_every_request_is_answered_once() -> None:
+    pages = load_pages(PAGES)
+    config = LoadConfig(
+        backend="boilerpipe",
+        data_dir=PAGES,
+        concurrency=(4,),
+        requests=12,
+        fresh=True,
+        overload_limit=1,
+        overload_requests=40,
+        overload_concurrency=16,
+        inprocess=False,
+    )
+    result = load_test(config, pages, log=lambda _: None)
+    assert result["rounds"][0]["statuses"] == {"200": 12}
+    over = result["overload"]
+    assert over["sent"] == over["answered"] == over["server_counted"] == 40
+    assert over["transport_errors"] == over["rejected_without_retry_after"] == 0
+    assert over["transport_error_kinds"] == {}
+    assert over["server_cpu_s"] > 0 and over["client_cpu_s"] > 0
+    assert passed(result)
+
+
 def test_the_bench_command_runs_it_and_writes_json(tmp_path: Path) -> None:
     parser = argparse.ArgumentParser()
     bench.add_arguments(parser)
@@ -93,7 +116,7 @@ def test_the_served_protocol_turns_nagle_off_on_sockets_uvicorn_binds_itself(mon
         accepted, _ = listener.accept()
         with accepted:
             assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 0
-            NoDelayHttpProtocol.connection_made(object.__new__(NoDelayHttpProtocol), _Transport(accepted))  # type: ignore[arg-type]
+            HttpProtocol.connection_made(object.__new__(HttpProtocol), _Transport(accepted))  # type: ignore[arg-type]
             assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
 
 

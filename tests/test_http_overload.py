@@ -95,6 +95,100 @@ def test_a_batch_takes_one_slot_per_document(registry_with: Callable[..., Backen
         assert held.result().status_code == 200
 
 
+BIG_BODY = 16 * 1024 * 1024  # more than loopback's socket buffers hold: a reset would cut its sending short
+
+
+def _head(port: int, content_length: int) -> bytes:
+    """A raw POST /extract head for the gate backend, asking for the connection to be closed after the answer."""
+    return (
+        f"POST /extract?backend=gate HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: text/html\r\n"
+        f"Content-Length: {content_length}\r\nConnection: close\r\n\r\n"
+    ).encode()
+
+
+def _read_to_eof(sock: socket.socket) -> bytes:
+    """Everything the server sends until it closes; a reset raises ConnectionResetError."""
+    chunks = []
+    while chunk := sock.recv(65536):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _full_server(registry_with: Callable[..., BackendRegistry], gate: GateBackend) -> LiveServer:
+    settings = Settings(
+        max_in_flight=1,
+        max_batch_documents=1,
+        max_body_bytes=2 * BIG_BODY,
+        overload_retry_after_s=3,
+        default_backend=RULES_DEFAULT,
+    )
+    return LiveServer(settings, registry=registry_with(gate))
+
+
+def test_a_request_arriving_when_full_is_refused_before_its_body_is_sent_and_its_connection_ends_cleanly(
+    registry_with: Callable[..., BackendRegistry],
+) -> None:
+    gate = GateBackend()
+    with _full_server(registry_with, gate) as server, ThreadPoolExecutor(1) as pool:
+        held = pool.submit(httpx.post, server.url + "/extract", json={"html": ARTICLE, "backend": "gate"}, timeout=30)
+        gate.wait_entered(1)  # admission is full
+        with socket.create_connection(("127.0.0.1", server.port), timeout=20) as sock:
+            sock.sendall(_head(server.port, BIG_BODY))  # the head alone: no byte of the body yet
+            answer = sock.recv(65536)
+            assert answer.startswith(b"HTTP/1.1 429 ")  # decided without the body
+            assert b"\r\nretry-after: 3\r\n" in answer.lower()
+            sock.sendall(b"x" * BIG_BODY)  # a client that sends its body anyway is not reset...
+            assert _read_to_eof(sock) == b""  # ...and sees the end of the connection after the answer
+        gate.opened.set()
+        assert held.result().status_code == 200
+
+
+def test_a_burst_of_fresh_connections_with_big_bodies_all_get_an_answer(
+    registry_with: Callable[..., BackendRegistry],
+) -> None:
+    gate = GateBackend()
+    burst = 8
+    with _full_server(registry_with, gate) as server, ThreadPoolExecutor(burst + 1) as pool:
+        held = pool.submit(httpx.post, server.url + "/extract", json={"html": ARTICLE, "backend": "gate"}, timeout=30)
+        gate.wait_entered(1)
+
+        def one() -> bytes:
+            with socket.create_connection(("127.0.0.1", server.port), timeout=20) as sock:
+                sock.sendall(_head(server.port, BIG_BODY) + b"x" * BIG_BODY)  # head and body at once, as clients do
+                return _read_to_eof(sock)
+
+        answers = [future.result() for future in [pool.submit(one) for _ in range(burst)]]
+        assert all(a.startswith(b"HTTP/1.1 429 ") and b"retry-after: 3" in a.lower() for a in answers)
+        gate.opened.set()
+        assert held.result().status_code == 200
+
+
+def test_while_full_every_extracting_route_refuses_at_the_door_before_looking_at_the_request(
+    registry_with: Callable[..., BackendRegistry],
+) -> None:
+    """Refused before routing, options and body: a request that would be invalid gets the 429 too."""
+    gate = GateBackend()
+    with _full_server(registry_with, gate) as server, httpx.Client(base_url=server.url, timeout=30) as client:
+        with ThreadPoolExecutor(1) as pool:
+            held = pool.submit(client.post, "/extract", json={"html": ARTICLE, "backend": "gate"})
+            gate.wait_entered(1)
+            raw = {"Content-Type": "text/html"}
+            refused = [
+                client.post("/extract?format=nonsense", content=ARTICLE, headers=raw),  # else 422
+                client.post("/extract/batch", content=b"{not json", headers={"Content-Type": "application/json"}),
+                client.post("/compare", content=b"", headers=raw),  # else 400 empty_body
+            ]
+            assert [r.status_code for r in refused] == [429, 429, 429]
+            assert {r.json()["error"]["code"] for r in refused} == {"overloaded"}
+            assert {r.headers["retry-after"] for r in refused} == {"3"}
+            assert client.get("/backends").status_code == 200  # what extracts nothing is not refused
+            labelled = 'extract_requests_total{backend="none",endpoint="POST /extract/batch",outcome="overloaded"}'
+            assert metric(client, labelled) == 1
+            gate.opened.set()
+            assert held.result().status_code == 200
+        assert client.post("/extract?format=nonsense", content=ARTICLE, headers=raw).status_code == 422
+
+
 def _wait_until_refused(port: int) -> None:
     """Poll until the listening socket is closed: the server has begun its shutdown."""
     deadline = time.monotonic() + 20

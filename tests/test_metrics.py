@@ -53,6 +53,7 @@ def initialised(metrics: Metrics) -> Metrics:
         batched_backends=["bilstm"],
         error_codes=ERROR_CODES,
         block_reasons=["address", "scheme"],
+        request_backends=["all"],
     )
     return metrics
 

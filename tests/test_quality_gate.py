@@ -15,7 +15,7 @@ import pytest
 from service.backends.base import BlockLabels
 from service.backends.registry import BackendRegistry
 from service.evaluation.datasets import load_corpus
-from service.evaluation.gate import FLOORS_PATH, Floors, check, measure
+from service.evaluation.gate import FLOORS_PATH, Floors, Measured, check, measure
 from service.evaluation.split import Split, committed_split_path, select
 from service.parsing.document import Document
 from service.pipeline import Extractor, default_extractor
@@ -65,8 +65,17 @@ def test_gate_fails_for_a_degraded_backend() -> None:
     registry.register("every-other", _EveryOther)
     floors = Floors(corpus.name, corpus.digest(), floors={"keep-article": 0.95, "every-other": 0.95})
     measured = measure(list(corpus), Extractor(registry, default_backend="keep-article"), registry.names())
-    assert measured["keep-article"] == pytest.approx(1.0)
-    assert measured["every-other"] < 0.95
+    assert measured.word_f1["keep-article"] == pytest.approx(1.0)
+    assert measured.word_f1["every-other"] < 0.95
+    assert measured.cut_paragraphs["keep-article"] == 0
     (problem,) = check(measured, floors, corpus.digest())
     assert "'every-other'" in problem
     assert "below its floor" in problem
+
+
+def test_gate_fails_for_a_cut_paragraph() -> None:
+    corpus = load_corpus(FIXTURES / "wcxb")
+    floors = Floors(corpus.name, corpus.digest(), floors={"keep-article": 0.5})
+    measured = Measured(word_f1={"keep-article": 0.9}, cut_paragraphs={"keep-article": 2})
+    (problem,) = check(measured, floors, corpus.digest())
+    assert "2 paragraphs in part" in problem

@@ -7,7 +7,8 @@ from html.parser import HTMLParser
 import numpy as np
 import pytest
 
-from service.output.render import MAX_NESTING, render_html, render_markdown, render_text
+from service.output.formats import RenderOptions, render_html, render_markdown, render_text
+from service.output.tree import MAX_NESTING
 from service.parsing.document import Document
 from service.parsing.lexbor import parse_html
 
@@ -30,12 +31,12 @@ def text(html: str) -> str:
 
 def markdown(html: str, base_url: str | None = None) -> str:
     document = doc(html)
-    return render_markdown(document, everything(document), base_url=base_url)
+    return render_markdown(document, everything(document), RenderOptions(base_url))
 
 
 def as_html(html: str, base_url: str | None = None) -> str:
     document = doc(html)
-    return render_html(document, everything(document), base_url=base_url)
+    return render_html(document, everything(document), RenderOptions(base_url))
 
 
 class _Balance(HTMLParser):
@@ -275,8 +276,8 @@ def test_only_kept_blocks_appear() -> None:
     keep = np.array([True, False, True, False])
     for rendered in (
         render_text(document, keep),
-        render_html(document, keep, BASE),
-        render_markdown(document, keep, BASE),
+        render_html(document, keep, RenderOptions(BASE)),
+        render_markdown(document, keep, RenderOptions(BASE)),
     ):
         assert "secret" not in rendered
         assert "hidden" not in rendered
@@ -289,8 +290,8 @@ def test_empty_keep_renders_empty_strings() -> None:
     document = doc(RICH_PAGE)
     nothing = np.zeros(len(document), dtype=bool)
     assert render_text(document, nothing) == ""
-    assert render_html(document, nothing, BASE) == ""
-    assert render_markdown(document, nothing, BASE) == ""
+    assert render_html(document, nothing, RenderOptions(BASE)) == ""
+    assert render_markdown(document, nothing, RenderOptions(BASE)) == ""
     empty = parse_html("")
     assert render_text(empty, np.zeros(0, dtype=bool)) == ""
 
@@ -308,11 +309,11 @@ def test_html_is_well_formed_and_only_has_href_attributes() -> None:
     document = doc(RICH_PAGE)
     rng = np.random.default_rng(7)
     for keep in (everything(document), *(rng.random(len(document)) < 0.5 for _ in range(20))):
-        checker = balance(render_html(document, keep, BASE))
+        checker = balance(render_html(document, keep, RenderOptions(BASE)))
         assert checker.errors == []
         assert checker.stack == []
         assert checker.attributes <= {"href"}
-    tags = set(balance(render_html(document, everything(document), BASE)).tags)
+    tags = set(balance(render_html(document, everything(document), RenderOptions(BASE))).tags)
     expected = {"h1", "p", "a", "strong", "em", "br", "ul", "ol", "li", "blockquote", "pre", "code"}
     assert expected | {"table", "caption", "tr", "th", "td"} <= tags
 

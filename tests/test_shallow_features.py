@@ -35,6 +35,29 @@ def test_words_are_whitespace_tokens_with_a_letter_or_digit():
     assert count_words("| · —") == 0
 
 
+def test_every_han_and_kana_letter_is_a_script_word_and_cuts_tokens():
+    """Chinese and Japanese put no space between words: one white-space token would be a whole paragraph."""
+    assert words_of("日本語のtext, 3.5円", script_words=True) == ["日", "本", "語", "の", "text,", "3.5", "円"]
+    assert words_of("カタカナ・ひらがな。漢字、", script_words=True) == [*"カタカナひらがな漢字"]
+    assert count_words("한국어 문장", script_words=True) == 2  # Korean is written with spaces
+    assert count_words("𠀋𠀋 x", script_words=True) == 3  # Han beyond U+FFFF too
+    latin = "don't stop 3.5 e-mail | » --- _ a_b Ünïcödé wörds, ok"
+    assert words_of(latin, script_words=True) == words_of(latin)
+
+
+def test_a_line_holds_40_han_characters():
+    """Full-width characters take two columns: 80 columns wrap 40 of them, as a one-letter word and a space."""
+    assert text_density("漢" * 400, script_words=True) == 40
+    assert text_density("漢" * 400) == 1
+
+
+def test_script_words_change_nothing_without_han_or_kana():
+    document = parse_html("<p>Ünïcödé wörds, <a href=x>a link</a> and 😀 𝔘nicode</p><p>" + "long words " * 30)
+    words, script = text_features(document), text_features(document, script_words=True)
+    for name in ("words", "link_words", "chars", "text_density"):
+        np.testing.assert_array_equal(getattr(words, name), getattr(script, name))
+
+
 def test_long_punctuation_runs_are_linear():
     text = ("-" * 20000 + " ") * 5 + "end"
     started = time.perf_counter()

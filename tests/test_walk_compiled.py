@@ -1,5 +1,8 @@
 """The compiled block walk (``service/parsing/_walk.pyx``) against the Python walk: the same columns, bit for bit.
 
+The same kept nodes too (<head>, <script>, <time>, <h1>, in document order), so the page's markup
+(:func:`collect_markup`) and the metadata read from it are the same whichever walk ran.
+
 Over every WCXB dev page (WCXB, Murrough Foley 2026) when the data is there, and over a corpus of
 malformed pages generated here. The compiled walk is optional (``make build-ext``): without it these
 tests skip, and the fallback test checks that the Python walk then serves.
@@ -17,11 +20,12 @@ import pytest
 from selectolax.lexbor import LexborHTMLParser
 
 from service.backends.coherence import whole_paragraphs
-from service.commands.bench import load_pages
-from service.output.render import render_html, render_markdown, render_text
+from service.commands.pages import load_pages
+from service.output.formats import render_html, render_markdown, render_text
 from service.parsing import lexbor
 from service.parsing.decode import to_utf8
 from service.parsing.lexbor import Columns, Walk, parse_html, python_walk
+from service.parsing.markup import collect_markup
 from service.pipeline import default_extractor
 
 compiled = pytest.mark.skipif(lexbor.compiled_walk is None, reason="compiled walk not built (make build-ext)")
@@ -32,8 +36,40 @@ FUZZ_SEED = 20261125
 # Pieces malformed pages are made of: unclosed and stray tags, what the walk treats specially
 # (pre, a, br, skipped subtrees, comments, doctypes, custom elements), white space of every kind
 # Python knows (and some it does not), control characters, entities, and bytes that are no UTF-8.
-_TAGS = ["div", "p", "span", "b", "a href=x", "pre", "textarea", "li", "td", "table", "tr", "h1", "x-card", "my-el"]
-_SKIPPED = ["script", "style", "template", "svg", "math", "iframe", "select", "noscript", "head", "title"]
+_TAGS = [
+    "div",
+    "p",
+    "span",
+    "b",
+    "a href=x",
+    "pre",
+    "textarea",
+    "li",
+    "td",
+    "table",
+    "tr",
+    "h1",
+    "x-card",
+    "my-el",
+    "time datetime=2026-11-25",
+    "time",
+    "head",
+    "meta name=author content=A",
+    "link rel=canonical href=/c",
+]
+_SKIPPED = [
+    "script",
+    "style",
+    "template",
+    "svg",
+    "math",
+    "iframe",
+    "select",
+    "noscript",
+    "head",
+    "title",
+    "script type=application/ld+json",
+]
 _TEXTS = [
     "word", "two  words", " lead", "trail ", "\tTab\t", "line\nbreak", "\r\ncrlf\r\n", "\x0bvt\x0c", "\x1cfs\x1f",
     "\xa0nbsp\xa0", "\u3000ideo\u3000", "\u2028sep", "\x85nel", "caf\xe9", "\u200bzw", "\x00nul", "\x7fdel",
@@ -55,7 +91,7 @@ def fuzz_page(rng: random.Random) -> bytes:
             parts.append(f"</{rng.choice(_TAGS).split()[0]}>".encode())
         elif roll < 0.5:
             tag = rng.choice(_SKIPPED)
-            parts.append(f"<{tag}>{rng.choice(_TEXTS)}</{tag}>".encode())
+            parts.append(f"<{tag}>{rng.choice(_TEXTS)}</{tag.split()[0]}>".encode())
         elif roll < 0.55:
             parts.append(rng.choice([b"<br>", b"<br/>", b"</br>", b"<!-- c -->", b"<!--", b"<!doctype x>", b"<hr>"]))
         elif roll < 0.6:
@@ -70,7 +106,10 @@ def fuzz_page(rng: random.Random) -> bytes:
 
 def assert_same_columns(left: Columns, right: Columns) -> None:
     for name, a, b in zip(Columns._fields, left, right, strict=True):
-        if isinstance(a, np.ndarray):
+        if name == "kept":  # the same nodes of the one tree, in the same order, and what the markup reads off them
+            assert [node.mem_id for node in a] == [node.mem_id for node in b], name
+            assert collect_markup(a) == collect_markup(b), name
+        elif isinstance(a, np.ndarray):
             assert a.dtype == b.dtype and a.shape == b.shape, name
             assert np.array_equal(a, b), name
         else:
@@ -93,6 +132,7 @@ def test_the_fuzz_corpus_is_walked_alike_raw_and_through_parse_html() -> None:
         assert_walks_agree(page)  # the bytes as they are: invalid UTF-8 reaches Lexbor's text nodes
         one, other = parse_html(page, walk=lexbor.compiled_walk), parse_html(page, walk=python_walk)
         assert one.texts == other.texts and one.elem_tag == other.elem_tag
+        assert one.markup == other.markup and one.author_marks == other.author_marks
 
 
 @compiled
@@ -106,6 +146,10 @@ def test_the_fuzz_corpus_is_walked_alike_raw_and_through_parse_html() -> None:
         "<p>\xa0\u3000 \xa0</p><pre>\xa0\n\xa0</pre><p>\u2028x\x85</p>",
         "<x-a><x-b>custom</x-b></x-a><x-a>again</x-a>",
         "<span>" * 600 + "deep" + "</span>" * 600,
+        "<head><title>T</title><script>var a</script><meta name=author content=A></head><h1>H</h1>"
+        "<script type=application/ld+json>{}</script><p><time datetime=2026-01-02>2 Jan</time></p>",
+        "<h1><h1>nested</h1></h1><head><script>late</script></head><svg><script>in svg</script></svg>",
+        "<span>" * 600 + "<time>deep</time><h1>deeper</h1><script>x</script>" + "</span>" * 600,
     ],
 )
 def test_edge_pages_are_walked_alike(html: str) -> None:
@@ -156,3 +200,13 @@ def test_no_output_changes_on_any_dev_page(data_dir: Path) -> None:
     pages = load_pages(data_dir)
     assert lexbor.compiled_walk is not None
     assert _outputs_digest(pages, lexbor.compiled_walk) == _outputs_digest(pages, python_walk)
+
+
+@compiled
+def test_the_kept_nodes_are_the_markup_tags_outside_skipped_subtrees_in_document_order() -> None:
+    html = "<head><script>in head</script></head><h1>H</h1><svg><script>in svg</script></svg><p><time>t</time></p>"
+    tree = LexborHTMLParser(html)
+    assert tree.root is not None and lexbor.compiled_walk is not None
+    kept = lexbor.compiled_walk(tree.root).kept
+    assert [node.tag for node in kept] == ["head", "h1", "time"]
+    assert_walks_agree(html.encode())

@@ -12,20 +12,25 @@ from fastapi.middleware.cors import CORSMiddleware
 from starlette.routing import BaseRoute
 from threadpoolctl import threadpool_limits
 
-from service.api.deps import AppState
+from service.api.deps import STATE_KEY, AppState
 from service.api.errors import ERROR_CODES, install_error_handlers
-from service.api.middleware import MetricsMiddleware, endpoints_of
+from service.api.gate import AdmissionGate
+from service.api.middleware import MetricsMiddleware, endpoints_of, methods_and_path
 from service.api.routes import backends, batch, compare, docs, extract, health, metrics, reader
+from service.api.schemas import ALL_BACKENDS
 from service.backends.base import Backend, BatchedBackend
+from service.backends.enabled import execution_provider, is_batched, load_enabled, manifest_figures
 from service.backends.registry import BackendRegistry, default_registry
 from service.fetching.errors import BlockReason
 from service.fetching.fetcher import Fetcher, FetchPolicy, Resolver, system_resolver
+from service.metadata.reader import load_metadata_reader
 from service.metrics import Metrics, mark_process_dead, new_registry
+from service.models.store import ModelStore
 from service.pipeline import Extractor, warm_up
 from service.runtime.admission import AdmissionLimit
-from service.runtime.backends import execution_provider, is_batched, load_enabled, manifest_figures
 from service.runtime.batcher import BatchLimits, MicroBatcher
-from service.runtime.heap import settle_heap
+from service.runtime.heap import return_large_blocks, settle_heap
+from service.runtime.scheduling import lower_thread_priority, share_interpreter
 from service.settings import Settings, get_settings
 
 ROUTERS = (
@@ -39,6 +44,8 @@ ROUTERS = (
     docs.router,
 )
 BACKEND_ROUTERS = (extract.router, batch.router, compare.router)  # their requests are labelled by backend
+# The routes that extract what the request carries: refused at the door while admission is full (see api/gate.py).
+GATED_ENDPOINTS = frozenset({"POST /extract", "POST /extract/batch", "POST /compare"})
 
 DESCRIPTION = """\
 Send a web page, get its main content without navigation, ads and footers.
@@ -53,15 +60,24 @@ async def _open(
     settings: Settings, metrics: Metrics, registry: BackendRegistry | None, resolver: Resolver, stack: AsyncExitStack
 ) -> AppState:
     """Open every shared resource; ``stack`` closes them in reverse when the app stops."""
+    share_interpreter(settings.switch_interval_ms)
     threadpool_limits(settings.blas_threads, user_api="blas")  # OpenBLAS would start a thread per core per request
+    return_large_blocks()  # a big page's buffers go back to the system once it is answered
     shipped = registry if registry is not None else default_registry(settings)
     enabled, loaded = load_enabled(shipped, settings.enabled_backends or shipped.names())
-    extractor = Extractor(enabled, settings.default_backend)
+    # The page-type model is checked against its sha256 here, at start, like the backends' models.
+    metadata = load_metadata_reader(ModelStore(settings.model_store_dir))
+    extractor = Extractor(enabled, settings.default_backend, settings.page_budget, metadata)
     extractor.registry.get(settings.default_backend)  # an unknown default fails the start, not the first request
     if registry is None:  # the shipped backends; a test's registry holds doubles that count or hold their calls
         warm_up(extractor, loaded)
     # A plain executor, not anyio's to_thread: its hand-off costs a tenth as much (about 0.1 ms against 1 ms).
-    cpu_pool = ThreadPoolExecutor(settings.cpu_threads, thread_name_prefix="extract")
+    cpu_pool = ThreadPoolExecutor(
+        settings.cpu_threads,
+        thread_name_prefix="extract",
+        initializer=lower_thread_priority,
+        initargs=(settings.cpu_thread_niceness,),
+    )
     stack.callback(cpu_pool.shutdown)  # waits for the work already handed over
     fetcher = Fetcher(FetchPolicy.from_settings(settings), resolver=resolver)
     stack.push_async_callback(fetcher.aclose)
@@ -117,6 +133,20 @@ def _all_routes(app: FastAPI) -> list[BaseRoute]:
     return [*own, *(route for router in ROUTERS for route in router.routes)]
 
 
+def _gated_routes(app: FastAPI) -> dict[tuple[str, str], BaseRoute]:
+    """(method, path) -> route for :data:`GATED_ENDPOINTS`; every one must exist."""
+    gated = {
+        (method, path): route
+        for route in _all_routes(app)
+        for method, path in methods_and_path(route)
+        if f"{method} {path}" in GATED_ENDPOINTS
+    }
+    missing = GATED_ENDPOINTS - {f"{method} {path}" for method, path in gated}
+    if missing:
+        raise RuntimeError(f"gated endpoints without a route: {sorted(missing)}")
+    return gated
+
+
 def create_app(
     settings: Settings | None = None,
     *,
@@ -141,8 +171,9 @@ def create_app(
                 batched_backends=list(state.batchers),
                 error_codes=ERROR_CODES,
                 block_reasons=[reason.value for reason in BlockReason],
+                request_backends=[ALL_BACKENDS],
             )
-            yield {"service": state}
+            yield {STATE_KEY: state}
         mark_process_dead(os.getpid())
 
     app = FastAPI(
@@ -156,6 +187,7 @@ def create_app(
     install_error_handlers(app, metrics)
     for router in ROUTERS:
         app.include_router(router)
+    app.add_middleware(AdmissionGate, metrics=metrics, routes=_gated_routes(app))  # inside the metrics: counted
     app.add_middleware(MetricsMiddleware, metrics=metrics)
     if chosen.cors_allow_origins:
         app.add_middleware(

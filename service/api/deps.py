@@ -12,17 +12,20 @@ from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from service.api.errors import Unauthorized
+from service.api.schemas import ALL_BACKENDS
 from service.backends.base import Backend
+from service.backends.enabled import is_ready
 from service.fetching.fetcher import Fetcher
-from service.metrics import ALL_BACKENDS, UNKNOWN_BACKEND, Metrics
+from service.metrics import UNKNOWN_BACKEND, Metrics
 from service.pipeline import Extractor
 from service.runtime.admission import AdmissionLimit
-from service.runtime.backends import is_ready
 from service.runtime.batcher import MicroBatcher
 from service.settings import Settings
 
 # The request-state key the metrics middleware reads the backend label from.
 BACKEND_LABEL_KEY = "metric_backend"
+# The lifespan-state key of the AppState (each request's state holds it under this name).
+STATE_KEY = "service"
 
 
 @dataclass(frozen=True)
@@ -56,7 +59,8 @@ class AppState:
 
 
 async def get_state(request: Request) -> AppState:
-    return request.state.service
+    state: AppState = getattr(request.state, STATE_KEY)
+    return state
 
 
 State = Annotated[AppState, Depends(get_state)]

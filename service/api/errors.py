@@ -15,9 +15,19 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from service.errors import EmptyPage, ExtractionError, NotHtml, UnknownBackend, UnknownFormat
+from service.errors import (
+    EmptyPage,
+    ExtractionError,
+    InvalidSelector,
+    NothingSelected,
+    NotHtml,
+    PageTooComplex,
+    UnknownBackend,
+    UnknownFormat,
+)
 from service.fetching.errors import (
     InvalidUrl,
+    RobotsDisallowed,
     TooManyRedirects,
     UpstreamError,
     UpstreamNotHtml,
@@ -35,7 +45,19 @@ class RequestError(ExtractionError):
 
 
 class BodyTooLarge(RequestError):
-    """A body above the configured byte limit."""
+    """A body above the configured byte limit (decompressed, for a gzip body)."""
+
+
+class BodyTimeout(RequestError):
+    """A body that did not arrive within the configured time: a client that trickles it, or stalls."""
+
+
+class UnsupportedContentEncoding(RequestError):
+    """A body in a Content-Encoding other than gzip or identity."""
+
+
+class BadContentEncoding(RequestError):
+    """A gzip body that does not decompress, or holds more than one gzip stream."""
 
 
 class TooManyDocuments(RequestError):
@@ -65,14 +87,21 @@ ERROR_TABLE: dict[type[Exception], tuple[int, str]] = {
     UnknownFormat: (400, "unknown_format"),
     EmptyPage: (400, "empty_body"),
     InvalidJson: (400, "invalid_json"),
+    BadContentEncoding: (400, "bad_content_encoding"),
     InvalidUrl: (400, "invalid_url"),
     Unauthorized: (401, "unauthorized"),
     UrlNotAllowed: (403, "url_not_allowed"),
+    RobotsDisallowed: (403, "robots_disallowed"),
+    BodyTimeout: (408, "body_timeout"),
     BodyTooLarge: (413, "body_too_large"),
     TooManyDocuments: (413, "too_many_documents"),
     UnsupportedMediaType: (415, "unsupported_media_type"),
+    UnsupportedContentEncoding: (415, "unsupported_content_encoding"),
     RequestValidationError: (422, "validation_error"),
     NotHtml: (422, "not_html"),
+    InvalidSelector: (422, "invalid_selector"),
+    NothingSelected: (422, "nothing_selected"),
+    PageTooComplex: (422, "page_too_complex"),
     Overloaded: (429, "overloaded"),
     TooManyRedirects: (502, "too_many_redirects"),
     UpstreamTooLarge: (502, "upstream_too_large"),

@@ -25,12 +25,17 @@ from service.errors import ExtractionError, UnknownBackend
 from service.fetching.errors import UrlNotAllowed
 from service.fetching.fetcher import FetchedPage
 from service.metrics import NO_BACKEND
+from service.options import Options
+from service.parsing.budget import PageBudget
 from service.parsing.document import Document
-from service.pipeline import Extraction, Extractor, check_output, elapsed_ms, finish, timed_parse
+from service.pipeline import Extraction, Extractor, elapsed_ms, finish, timed_parse
 from service.runtime.batcher import MicroBatcher
 from service.runtime.errors import Overloaded
+from service.runtime.heap import trim_heap
 
 MS_PER_S = 1e3
+# Pages larger than this leave enough freed memory behind to be worth trimming the heap for (about 1 ms).
+TRIM_AFTER_BYTES = 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +44,7 @@ class Job:
 
     page: Page
     backend: str | None  # None: the default backend
-    output: str
+    options: Options
 
 
 # One job's result: its extraction, or the error that concerns its page alone.
@@ -59,13 +64,15 @@ def _extract_each(extractor: Extractor, jobs: Sequence[Job]) -> list[Outcome]:
         try:
             outcomes.append(
                 extractor.extract(
-                    job.page.html, backend=job.backend, url=job.page.url, output=job.output, charset=job.page.charset
+                    job.page.html, backend=job.backend, url=job.page.url, charset=job.page.charset, options=job.options
                 )
             )
         except Overloaded:
             raise
         except ExtractionError as error:
-            outcomes.append(error)
+            outcomes.append(error.with_traceback(None))  # its message is all it carries: not the page's frames
+    if sum(len(job.page.html) for job in jobs) > TRIM_AFTER_BYTES:
+        trim_heap()  # a large page's temporaries are freed: give their pages back
     return outcomes
 
 
@@ -102,20 +109,6 @@ async def run_extractions(state: AppState, jobs: Sequence[Job]) -> list[Extracti
     return extractions
 
 
-def refuse_when_full(state: AppState) -> None:
-    """:class:`~service.runtime.errors.Overloaded` at once when not even one more document would be admitted.
-
-    A route calls it before it reads the body: under overload the refusal is the
-    common answer, and reading, joining and checking a page only to refuse it is
-    wasted. On the dev pages (64 at once against a limit of 2, one busy core) the
-    server refused 473-628 requests/s this way against 358-459 after reading the
-    body (``bench --http``). It admits nothing: :func:`run_extractions` admits for
-    real once the page is read.
-    """
-    with state.admission.admit():
-        pass
-
-
 def _batcher_of(state: AppState, job: Job) -> MicroBatcher[Sized] | None:
     return state.batchers.get(job.backend or state.extractor.default_backend)
 
@@ -128,33 +121,45 @@ async def _extract_one(state: AppState, loop: asyncio.AbstractEventLoop, job: Jo
         if isinstance(outcome, ExtractionError):
             raise outcome
         return outcome
-    check_output(job.output)
     backend = cast(BatchedBackend, state.extractor.backend(job.backend))  # only batched backends get a batcher
-    document, parse_ms, encoded = await loop.run_in_executor(state.cpu_pool, _prepare, backend, job.page)
+    document, parse_ms, encoded = await loop.run_in_executor(
+        state.cpu_pool, _prepare, backend, job, state.extractor.budget
+    )
     started = time.perf_counter()
     scores = await batcher.submit(encoded)
     classify_ms = elapsed_ms(started)
     return await loop.run_in_executor(
         state.cpu_pool,
-        partial(finish, output=job.output, url=job.page.url, parse_ms=parse_ms, classify_ms=classify_ms),
+        partial(
+            finish,
+            options=job.options,
+            url=job.page.url,
+            parse_ms=parse_ms,
+            classify_ms=classify_ms,
+            metadata_reader=state.extractor.metadata,
+        ),
         document,
         backend.labels(scores),
         backend,
     )
 
 
-def _prepare(backend: BatchedBackend, page: Page) -> tuple[Document, float, Sized]:
-    """Parse and encode in a worker thread: everything before the batched inference."""
-    document, parse_ms = timed_parse(page.html, page.charset)
+def _prepare(backend: BatchedBackend, job: Job, budget: PageBudget) -> tuple[Document, float, Sized]:
+    """Parse (within ``budget``) and encode in a worker thread: everything before the batched inference."""
+    document, parse_ms = timed_parse(job.page.html, job.page.charset, job.options, budget)
     return document, parse_ms, backend.encode(document)
 
 
-async def fetch_page(state: AppState, url: str, *, allow_error_status: bool = False) -> tuple[FetchedPage, float]:
-    """The page at ``url`` and the milliseconds it took, counted in the fetch metrics."""
+async def fetch_page(
+    state: AppState, url: str, *, allow_error_status: bool = False, respect_robots: bool = False
+) -> tuple[FetchedPage, float]:
+    """The page at ``url`` (asking its robots.txt first, when told to) and the milliseconds it took, counted."""
     metrics = state.metrics
     with state.fetch_admission.admit():
         started = time.perf_counter()
         try:
+            if respect_robots:
+                await state.fetcher.robots.check(url)
             fetched = await state.fetcher.fetch(url, allow_error_status=allow_error_status)
         except UrlNotAllowed as error:
             metrics.blocked_urls.labels(error.reason).inc()

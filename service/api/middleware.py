@@ -22,11 +22,11 @@ UNMATCHED = "unmatched"  # the endpoint label of a request no route took (404, 4
 
 def endpoints_of(routes: Iterable[BaseRoute]) -> list[str]:
     """``"METHOD /path/template"`` for every route: the bounded set of endpoint labels."""
-    labels = [f"{method} {path}" for route in routes for method, path in _methods_and_path(route)]
+    labels = [f"{method} {path}" for route in routes for method, path in methods_and_path(route)]
     return [*labels, UNMATCHED]
 
 
-def _methods_and_path(route: BaseRoute) -> list[tuple[str, str]]:
+def methods_and_path(route: BaseRoute) -> list[tuple[str, str]]:
     methods = getattr(route, "methods", None) or ()
     return [(method, getattr(route, "path", "")) for method in sorted(methods)]
 

@@ -16,6 +16,7 @@ from service.api.schemas import (
     LocatorModel,
 )
 from service.fetching.fetcher import FetchedPage
+from service.output.formats import TEXT
 from service.parsing.decode import to_utf8
 from service.pipeline import ExtractedBlock, Extraction
 
@@ -37,6 +38,11 @@ def fetch_fields(fetched: FetchedPage | None, include_source: bool) -> dict[str,
     if include_source:
         fields["source_html"] = to_utf8(fetched.body, fetched.charset)[0].decode("utf-8", "replace")
     return fields
+
+
+def format_fields(extraction: Extraction) -> dict[str, str]:
+    """The content in the format asked for, under that format's name (``text`` is always there)."""
+    return {} if extraction.format == TEXT else {extraction.format: extraction.content}
 
 
 def to_response(
@@ -61,11 +67,12 @@ def to_response(
             "backend_version": extraction.backend_version,
             "title": extraction.title,
             "text": extraction.text,
-            "html": extraction.html,
-            "markdown": extraction.markdown,
+            "readable": extraction.readable,
+            "metadata": extraction.metadata.to_json(),
             "url": extraction.url,
             "blocks": blocks,
             "timings_ms": timings,
+            **format_fields(extraction),
             **fields,
         }
     )

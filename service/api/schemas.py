@@ -2,11 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from dataclasses import fields
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
-OutputFormat = Literal["text", "html", "markdown"]
+from service.backends.favor import BALANCED, FAVORS
+from service.options import Options
+from service.output.formats import FORMATS, TEXT
+
+# The formats a request may name, built from the registry (a runtime Literal: the same schema and 422 as a
+# written one); the type checker sees a str.
+if TYPE_CHECKING:
+    OutputFormat = str
+    Favor = str
+else:
+    OutputFormat = Literal[tuple(FORMATS)]
+    Favor = Literal[FAVORS]
+ALL_BACKENDS = "all"  # backend=all: compare every enabled backend on the page (also its metric label)
+# The request fields that are Options fields of the same name (format is the other one).
+OPTION_FIELDS = tuple(field.name for field in fields(Options) if field.name != "format")
 
 EXAMPLE_HTML = (
     "<html><head><title>Example</title></head><body><nav><a href='/'>Home</a></nav>"
@@ -31,8 +46,50 @@ class OutputOptions(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    format: OutputFormat = Field("text", description="Also render the content as html or markdown.")
+    format: OutputFormat = Field(
+        TEXT,
+        description="Also render the content in this format: "
+        + "; ".join(f"{spec.name}: {spec.description}" for spec in FORMATS.values()),
+    )
     include_blocks: bool = Field(False, description="Return every block with its score, label and locator.")
+    favor: Favor = Field(
+        BALANCED,
+        description="precision keeps less and surer text, recall more; they move the backend's threshold by "
+        "amounts chosen per backend on the WCXB validation pages.",
+    )
+    include_comments: bool | None = Field(
+        None,
+        description="Reader comments (blocks inside an element whose id/class word starts with comment, disqus, "
+        "respond, reply or discussion, or role=comment). Unset: an article's thread is left out where the "
+        "content beside it is at least 2,500 characters, a page made of comments (a forum thread) keeps "
+        "them; false: every comment block is left out; true: none is.",
+    )
+    include_links: bool = Field(True, description="Keep links in html and markdown (false: their text only).")
+    include_images: bool = Field(
+        False,
+        description="Keep the content's images in html and markdown, lazy-load attributes (data-src, "
+        "data-original, srcset, <picture>) resolved to absolute URLs.",
+    )
+    include_tables: bool = Field(True, description="false leaves data tables out (a layout table stays).")
+    include_title: bool = Field(
+        False, description="Put the page's title first as a heading, unless a kept heading already says it."
+    )
+    front_matter: bool = Field(
+        False, description="format=markdown: begin with YAML front matter (title, url, backend)."
+    )
+    target_selector: str | None = Field(
+        None, description="CSS selector: only what the matching elements hold is classified (422 if none match)."
+    )
+    remove_selector: str | None = Field(
+        None, description="CSS selector: the matching elements are removed before classification."
+    )
+
+    def extraction_options(self) -> Options:
+        """The domain's :class:`~service.options.Options` of this request."""
+        return Options(
+            format=self.format,
+            **{name: getattr(self, name) for name in OPTION_FIELDS},
+        )
 
 
 class PageOptions(OutputOptions):
@@ -72,6 +129,11 @@ class FetchOptions(OutputOptions):
     include_source: bool = Field(False, description="Also return the fetched page, decoded (the reader page uses it).")
     allow_error_status: bool = Field(
         False, description="Extract the page even when the upstream answers outside 2xx; else 502 upstream_status."
+    )
+    respect_robots: bool = Field(
+        False,
+        description="Read the host's robots.txt first (cached per host) and answer 403 robots_disallowed where "
+        "it refuses this URL to our user agent.",
     )
 
 
@@ -118,7 +180,30 @@ class BlockModel(BaseModel):
     locator: LocatorModel
 
 
-class ExtractResponse(BaseModel):
+class MetadataModel(BaseModel):
+    """What the page says about itself; a field is left out where the page does not say."""
+
+    title: str | None = Field(None, description="The headline, without the site's name.")
+    author: list[str] = Field(default_factory=list, description="Author names, as the page shows them.")
+    date_published: str | None = Field(
+        None, description="ISO 8601 day the page shows as its date (its last update where it shows that instead)."
+    )
+    date_modified: str | None = Field(None, description="ISO 8601 day of the last change, from structured data.")
+    site_name: str | None = None
+    language: str | None = Field(None, description="BCP 47 tag, e.g. en-US.")
+    description: str | None = None
+    image: str | None = Field(None, description="The lead image, absolute URL.")
+    canonical_url: str | None = None
+    tags: list[str] = Field(default_factory=list)
+    page_type: Literal["article", "collection", "documentation", "forum", "listing", "product", "service"] | None = (
+        Field(None, description="What kind of page it is, by the page-type classifier.")
+    )
+    page_type_confidence: float | None = Field(None, description="The classifier's probability for page_type.")
+
+
+class ExtractResponseFields(BaseModel):
+    """What every extraction answers; :data:`ExtractResponse` adds a field per output format but text."""
+
     model_config = ConfigDict(
         json_schema_extra={
             "examples": [
@@ -127,7 +212,9 @@ class ExtractResponse(BaseModel):
                     "backend_version": "1.0",
                     "title": "Example",
                     "text": "Example\n\nThe main text of the page, long enough to be kept.",
-                    "timings_ms": {"parse": 0.1, "classify": 0.05, "render": 0.02, "total": 0.17},
+                    "readable": 0.0,
+                    "metadata": {"title": "Example", "author": [], "tags": [], "page_type": "article"},
+                    "timings_ms": {"parse": 0.1, "classify": 0.05, "render": 0.02, "metadata": 0.05, "total": 0.22},
                 }
             ]
         }
@@ -137,15 +224,34 @@ class ExtractResponse(BaseModel):
     backend_version: str = Field(..., description="Model or rule-set version of the backend.")
     title: str
     text: str
-    html: str | None = Field(None, description="The content as HTML, when format=html.")
-    markdown: str | None = Field(None, description="The content as Markdown, when format=markdown.")
+    readable: float = Field(
+        ...,
+        description="Is there an article here at all: 1 where Readability.js's isProbablyReaderable would say "
+        "yes, less the further the page is from it.",
+    )
+    metadata: MetadataModel
     url: str | None = Field(None, description="The base URL links were resolved against.")
     final_url: str | None = Field(None, description="GET /extract: the URL after redirects.")
     upstream_status: int | None = Field(None, description="GET /extract: the upstream server's HTTP status.")
     source_html: str | None = Field(None, description="GET /extract with include_source: the fetched page.")
     blocks: list[BlockModel] | None = Field(None, description="Every block, when include_blocks.")
     timings_ms: dict[str, float] = Field(
-        ..., description="Milliseconds per stage: fetch (GET only), parse, classify, render, total."
+        ..., description="Milliseconds per stage: fetch (GET only), parse, classify, render, metadata, total."
+    )
+
+
+# The response with one optional field per registered format (the type checker sees the fields above).
+if TYPE_CHECKING:
+    ExtractResponse = ExtractResponseFields
+else:
+    ExtractResponse = create_model(
+        "ExtractResponse",
+        __base__=ExtractResponseFields,
+        **{
+            name: (str | None, Field(None, description=f"The content as {spec.description}, when format={name}."))
+            for name, spec in FORMATS.items()
+            if name != TEXT
+        },
     )
 
 

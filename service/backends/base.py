@@ -24,11 +24,12 @@ class BlockLabels:
 
     scores: np.ndarray  # float32, one per block
     labels: np.ndarray  # bool, one per block
+    threshold: float = 0.5  # the score the backend's decision turns at (service.backends.favor shifts it)
 
     @classmethod
     def from_scores(cls, scores: np.ndarray, threshold: float = 0.5) -> BlockLabels:
         scores = np.asarray(scores, dtype=np.float32)
-        return cls(scores=scores, labels=scores >= threshold)
+        return cls(scores=scores, labels=scores >= threshold, threshold=threshold)
 
 
 # A small page that touches every stage (parse, features, models, all three renderers): model backends

@@ -21,14 +21,8 @@ from service.models.store import ModelError, ModelStore
 from service.parsing.document import Document
 from service.parsing.lexbor import parse_html
 from service.runtime.sessions import CPU, active_provider, create_session
-from service.runtime.windows import (
-    DEFAULT_OVERLAP_BLOCKS,
-    DEFAULT_WINDOW_BLOCKS,
-    Window,
-    pad_batch,
-    stitch,
-    windows,
-)
+from service.runtime.windows import Window, pad_batch, stitch, windows
+from service.settings import DEFAULT_BILSTM_OVERLAP_BLOCKS, DEFAULT_BILSTM_WINDOW_BLOCKS
 
 MODEL_NAME = "bilstm"
 INPUT_NAME = "blocks"
@@ -51,8 +45,8 @@ class BilstmBackend:
         model_name: str = MODEL_NAME,
         providers: Sequence[str] = (CPU,),
         intra_op_threads: int = 1,
-        window_blocks: int = DEFAULT_WINDOW_BLOCKS,
-        overlap_blocks: int = DEFAULT_OVERLAP_BLOCKS,
+        window_blocks: int = DEFAULT_BILSTM_WINDOW_BLOCKS,
+        overlap_blocks: int = DEFAULT_BILSTM_OVERLAP_BLOCKS,
         max_padded_blocks: int = DEFAULT_MAX_PADDED_BLOCKS,
     ) -> None:
         self.name = model_name  # "bilstm", or a variant trained under another name ("bilstm_paper")

@@ -10,6 +10,8 @@ space have no weight and follow their paragraph.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from service.backends.base import BlockLabels
@@ -33,7 +35,7 @@ def whole_paragraphs(document: Document, labels: BlockLabels) -> BlockLabels:
     unit_keeps = (2 * kept >= total) & (total > 0)
     # A paragraph of white space alone keeps what the backend said.
     verdict = np.where(total[units] > 0, unit_keeps[units], labels.labels)
-    return BlockLabels(scores=labels.scores, labels=verdict)
+    return replace(labels, labels=verdict)
 
 
 def cut_paragraphs(document: Document, keep: np.ndarray) -> int:

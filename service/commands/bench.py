@@ -3,7 +3,9 @@
 Each system (the parse-only floor, each backend, each peer) runs in its own
 child process pinned to one CPU core, over the same raw pages (scripts and
 styles included), so peak RSS is its own and imports don't leak between
-systems. Reports docs/s, ms/doc p50/p99 and peak RSS, as a table and JSON.
+systems. Reports docs/s, ms/doc p50/p99 and peak RSS, as a table and JSON, and for
+each backend the mean time of the metadata pass inside its extraction and
+its share of the whole.
 
 Any set of pages: ``--data``, ``--part``, ``--page-type`` (:mod:`service.commands.bench_pages`).
 ``parse`` is the floor with the walk that serves (compiled where built), ``parse-python`` the same
@@ -17,7 +19,6 @@ with the pure-Python walk. ``--plot OUT.png`` draws word F1 against docs/s
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import os
 import resource
@@ -25,6 +26,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
@@ -34,9 +36,10 @@ from service.commands.bench_pages import (
     PageSelectionError,
     add_page_arguments,
     child_arguments,
-    select_page_paths,
-    selects,
+    selected_files,
+    selected_pages,
 )
+from service.commands.pages import load_pages, page_files
 from service.paths import default_data_dir
 from service.runtime.heap import settle_heap
 
@@ -69,8 +72,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--input-encodings", action="store_true", help="measure the BiLSTM's dense vs sparse input projection instead"
     )
+    parser.add_argument(
+        "--page-budget",
+        action="store_true",
+        help="report the corpus' most start tags and attribute names and what the page budget's check costs instead",
+    )
     parser.add_argument("--system", default=None, help=argparse.SUPPRESS)  # internal: run one system
     _add_http_arguments(parser)
+    _add_warc_arguments(parser)
+
+
+def _add_warc_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--make-warc`` and ``--warc-readers`` (:mod:`service.commands.warc_bench`)."""
+    group = parser.add_argument_group("WARC inputs for the corpus command")
+    group.add_argument("--make-warc", type=Path, default=None, help="write the pages as WARC.gz files into this folder")
+    group.add_argument("--shards", type=int, default=4, help="how many WARC.gz files --make-warc writes")
+    group.add_argument("--copies", type=int, default=1, help="how many times --make-warc writes every page")
+    group.add_argument("--warc-readers", type=Path, default=None, help="time FastWARC and warcio reading this WARC")
 
 
 def _add_http_arguments(parser: argparse.ArgumentParser) -> None:
@@ -84,39 +102,13 @@ def _add_http_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--server-cores", default=None, help="comma-separated cores for the server (default: --core)")
     group.add_argument("--client-core", type=int, default=1, help="core the load generator is pinned to")
     group.add_argument("--client", choices=("raw", "httpx"), default="raw", help="asyncio streams or httpx")
+    group.add_argument(
+        "--fresh-connections", action="store_true", help="a new connection per request (Connection: close)"
+    )
     group.add_argument("--overload-limit", type=int, default=2, help="EXTRACT_MAX_IN_FLIGHT of the overload round")
     group.add_argument("--overload-requests", type=int, default=1000, help="requests in the overload round (0: none)")
     group.add_argument("--overload-concurrency", type=int, default=64, help="requests at once in the overload round")
     group.add_argument("--no-inprocess", action="store_true", help="skip the in-process comparison at concurrency 1")
-
-
-def load_pages(data_dir: Path, limit: int = 0) -> list[bytes]:
-    """Raw page bytes (``html/*.html`` or ``*.html.gz``), in file-name order."""
-    return read_pages(_html_files(data_dir), limit)
-
-
-def _html_files(data_dir: Path) -> list[Path]:
-    return sorted(p for p in (data_dir / "html").iterdir() if p.name.endswith((".html", ".html.gz")))
-
-
-def read_pages(files: list[Path], limit: int = 0) -> list[bytes]:
-    """The files' bytes (gunzipped where ``.gz``), the first ``limit`` only if given."""
-    if limit:
-        files = files[:limit]
-    return [gzip.decompress(f.read_bytes()) if f.suffix == ".gz" else f.read_bytes() for f in files]
-
-
-def selected_files(data_dir: Path, args: argparse.Namespace) -> tuple[list[Path], str]:
-    """The files of the pages the arguments select, and what they are (a whole folder needs no annotations)."""
-    return (
-        select_page_paths(data_dir, args) if selects(args) else (_html_files(data_dir), f"{data_dir.name} (every page)")
-    )
-
-
-def selected_pages(data_dir: Path, args: argparse.Namespace) -> tuple[list[bytes], str]:
-    """The pages the arguments select, read, and what they are."""
-    files, described = selected_files(data_dir, args)
-    return read_pages(files, args.limit), described
 
 
 def _system(name: str) -> Callable[[bytes], object]:
@@ -126,7 +118,7 @@ def _system(name: str) -> Callable[[bytes], object]:
 
         return parse_html if name == PARSE_FLOOR else lambda page: parse_html(page, walk=python_walk)
     if name.startswith("peer:"):
-        from service.evaluation.peers import get_peer  # noqa: PLC0415
+        from service.backends.peers import get_peer  # noqa: PLC0415
 
         return get_peer(name.removeprefix("peer:"))
     from service.pipeline import default_extractor  # noqa: PLC0415
@@ -143,17 +135,26 @@ def measure(name: str, pages: list[bytes]) -> dict[str, float | str | int]:
         run(page)
     settle_heap()
     times = np.empty(len(pages))
+    metadata_ms = np.zeros(len(pages))
+    cpu_started = time.process_time()
     for i, page in enumerate(pages):
         started = time.perf_counter()
-        run(page)
+        result = run(page)
         times[i] = time.perf_counter() - started
+        # the metadata pass's own time inside a backend's extraction (the parse and the peers have none)
+        metadata_ms[i] = getattr(result, "timings", {}).get("metadata", 0.0)
+    cpu_s = time.process_time() - cpu_started
     return {
         "system": name,
         "pages": len(pages),
         "docs_per_s": len(pages) / float(times.sum()),
+        # CPU time is the steadier figure where other jobs share the core: they stretch wall time only
+        "docs_per_cpu_s": len(pages) / cpu_s,
         "ms_p50": float(np.percentile(times, 50) * 1e3),
         "ms_p99": float(np.percentile(times, 99) * 1e3),
         "ms_mean": float(times.mean() * 1e3),
+        "metadata_ms_mean": float(metadata_ms.mean()),
+        "metadata_share": float(metadata_ms.sum() / (times.sum() * 1e3)),
         "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
 
@@ -168,12 +169,15 @@ def _run_child(name: str, args: argparse.Namespace, data_dir: Path) -> dict[str,
 
 
 def format_table(rows: list[dict[str, float | str | int]]) -> str:
-    header = f"{'system':<22}{'docs/s':>10}{'ms p50':>10}{'ms p99':>10}{'peak RSS MB':>13}"
+    header = f"{'system':<22}{'docs/s':>10}{'docs/CPU-s':>12}{'ms p50':>10}{'ms p99':>10}{'peak RSS MB':>13}"
+    header += f"{'metadata ms':>13}{'share':>8}"
     lines = [header, "-" * len(header)]
     for row in rows:
+        share = float(row.get("metadata_share", 0.0))
+        metadata = f"{row.get('metadata_ms_mean', 0.0):>13.2f}{share:>8.1%}" if share else f"{'-':>13}{'-':>8}"
         lines.append(
-            f"{row['system']!s:<22}{row['docs_per_s']:>10.1f}{row['ms_p50']:>10.2f}"
-            f"{row['ms_p99']:>10.2f}{row['peak_rss_mb']:>13.0f}"
+            f"{row['system']!s:<22}{row['docs_per_s']:>10.1f}{row['docs_per_cpu_s']:>12.1f}{row['ms_p50']:>10.2f}"
+            f"{row['ms_p99']:>10.2f}{row['peak_rss_mb']:>13.0f}{metadata}"
         )
     return "\n".join(lines)
 
@@ -199,6 +203,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.input_encodings:
         return _bench_encodings(data_dir, args)
+    if args.page_budget:
+        return _bench_page_budget(data_dir, args)
+    if args.make_warc or args.warc_readers:
+        return _bench_warc(data_dir, args)
     if args.http:
         from service.commands.loadtest import run as run_http  # noqa: PLC0415 - httpx and asyncio only when asked
 
@@ -236,6 +244,34 @@ def _bench_encodings(data_dir: Path, args: argparse.Namespace) -> int:
         print(f"{row['units']:>6}{row['dense_ms']:>14.3f}{row['sparse_ms']:>23.3f}{row['build_dense_ms']:>13.3f}")
     if args.json:
         args.json.write_text(json.dumps({"cpu": _cpu_model(), "input_encodings": rows}, indent=2))
+    return 0
+
+
+def _bench_page_budget(data_dir: Path, args: argparse.Namespace) -> int:
+    from service.commands.page_budget import print_report, report  # noqa: PLC0415
+
+    os.sched_setaffinity(0, {args.core})
+    result = report(load_pages(data_dir, args.limit), [f.name for f in page_files(data_dir, args.limit)])
+    print_report(result, data_dir)
+    print(f"# one process pinned to core {args.core}; {_cpu_model()}")
+    if args.json:
+        args.json.write_text(json.dumps({"cpu": _cpu_model(), "page_budget": asdict(result)}, indent=2))
+    return 0
+
+
+def _bench_warc(data_dir: Path, args: argparse.Namespace) -> int:
+    from service.commands.warc_bench import make_warcs, measure_readers  # noqa: PLC0415 - warcio, fastwarc
+
+    if args.make_warc:
+        paths = make_warcs(load_pages(data_dir, args.limit), args.make_warc, args.shards, args.copies)
+        megabytes = sum(p.stat().st_size for p in paths) / 1e6
+        print(f"# wrote {len(paths)} WARC.gz files, {megabytes:.1f} MB, in {args.make_warc}")
+    if args.warc_readers:
+        os.sched_setaffinity(0, {args.core})
+        print(f"# {args.warc_readers}: best of 3, one process pinned to core {args.core}; {_cpu_model()}")
+        print(f"{'reader':<10}{'seconds':>10}{'MB/s':>10}")
+        for row in measure_readers(args.warc_readers):
+            print(f"{row['reader']!s:<10}{row['seconds']:>10.3f}{row['mb_per_s']:>10.1f}")
     return 0
 
 

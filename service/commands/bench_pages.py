@@ -13,6 +13,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from service.commands.pages import page_files, read_pages
+
 ANY_TYPE = "any"
 ALL_PARTS = "all"  # as service.evaluation.split names it
 AUTO_LAYOUT = "auto"
@@ -37,6 +39,19 @@ def add_page_arguments(parser: argparse.ArgumentParser) -> None:
 def selects(args: argparse.Namespace) -> bool:
     """Whether the arguments ask for fewer pages than the folder holds (else any html/ folder will do)."""
     return args.part != ALL_PARTS or args.page_type != ANY_TYPE
+
+
+def selected_files(data_dir: Path, args: argparse.Namespace) -> tuple[list[Path], str]:
+    """The files of the pages the arguments select, and what they are (a whole folder needs no annotations)."""
+    return (
+        select_page_paths(data_dir, args) if selects(args) else (page_files(data_dir), f"{data_dir.name} (every page)")
+    )
+
+
+def selected_pages(data_dir: Path, args: argparse.Namespace) -> tuple[list[bytes], str]:
+    """The pages the arguments select, read (the first ``--limit`` if given), and what they are."""
+    files, described = selected_files(data_dir, args)
+    return read_pages(files[: args.limit] if args.limit else files), described
 
 
 def select_page_paths(data_dir: Path, args: argparse.Namespace) -> tuple[list[Path], str]:

@@ -7,14 +7,17 @@ import gzip
 import json
 import sys
 import zlib
-from dataclasses import asdict
+from dataclasses import asdict, fields
 from pathlib import Path
 
 import httpx
 
+from service.backends.favor import FAVORS
 from service.errors import ExtractionError
+from service.options import Options
+from service.output.formats import FORMATS
 from service.parsing.page_check import check_page
-from service.pipeline import OUTPUT_FORMATS, extract
+from service.pipeline import extract
 from service.settings import DEFAULT_BACKEND
 
 FETCH_TIMEOUT_S = 20.0
@@ -28,10 +31,45 @@ class NotGzip(OSError):
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("source", help="a file (gzip-compressed or not), an http(s) URL, or - for stdin")
     parser.add_argument("--backend", default=None, help=f"backend name (default: {DEFAULT_BACKEND})")
-    parser.add_argument("--format", default="text", choices=[*OUTPUT_FORMATS, "json"], help="what to print")
+    parser.add_argument("--format", default="text", choices=[*FORMATS, "json"], help="what to print")
     parser.add_argument(
         "--charset", default=None, help="the page's encoding, when known; wins over a URL's Content-Type and <meta>"
     )
+    add_option_arguments(parser)
+
+
+def add_option_arguments(parser: argparse.ArgumentParser) -> None:
+    """One flag per field of :class:`~service.options.Options` (but format), so the CLI offers what the API does."""
+    for spec in fields(Options):
+        flag = "--" + spec.name.replace("_", "-")
+        if spec.name == "format":
+            continue
+        if spec.name == "favor":
+            parser.add_argument(flag, default=spec.default, choices=FAVORS, help="keep surer text, or more of it")
+        elif spec.type in ("bool", "bool | None"):
+            parser.add_argument(
+                flag, action=argparse.BooleanOptionalAction, default=spec.default, help=OPTION_HELP[spec.name]
+            )
+        else:
+            parser.add_argument(flag, default=spec.default, metavar="CSS", help=OPTION_HELP[spec.name])
+
+
+OPTION_HELP = {
+    "include_comments": "unset: an article's comment thread is left out, a forum keeps it; "
+    "--no-include-comments drops every comment block, --include-comments none",
+    "include_links": "links in html and markdown",
+    "include_images": "images in html and markdown, lazy-load attributes resolved",
+    "include_tables": "--no-include-tables leaves data tables out",
+    "include_title": "the page's title once, as the first heading",
+    "front_matter": "markdown: begin with YAML front matter (title, url, backend)",
+    "target_selector": "only what the matching elements hold is classified",
+    "remove_selector": "the matching elements are removed before classification",
+}
+
+
+def _options(args: argparse.Namespace) -> dict[str, object]:
+    """The Options fields the flags gave."""
+    return {spec.name: getattr(args, spec.name) for spec in fields(Options) if spec.name != "format"}
 
 
 def _read(source: str) -> tuple[bytes, str | None, str | None]:
@@ -74,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     charset = args.charset or declared
     try:
         check_page(page, charset)
-        result = extract(page, backend=args.backend, url=url, output=output, charset=charset)
+        result = extract(page, backend=args.backend, url=url, output=output, charset=charset, **_options(args))
     except ExtractionError as error:
         _report(error)
         return 2
@@ -84,11 +122,13 @@ def run(args: argparse.Namespace) -> int:
             "backend_version": result.backend_version,
             "title": result.title,
             "text": result.text,
+            "readable": result.readable,
+            "metadata": result.metadata.to_json(),
             "url": result.url,
             "timings_ms": result.timings,
             "blocks": [{**asdict(b), "locator": asdict(b.locator)} for b in result.blocks],
         }
         print(json.dumps(record, ensure_ascii=False, indent=2))
     else:
-        print(getattr(result, output) or "")
+        print(result.content)
     return 0

@@ -12,10 +12,10 @@ import json
 import sys
 from pathlib import Path
 
-from service.evaluation import gate, oracle, tables
+from service.backends.peers import PEER_NAMES, PeerUnavailable
+from service.evaluation import favor, gate, metadata_eval, oracle, tables
 from service.evaluation.datasets import AUTO_LAYOUT, LAYOUTS, Corpus, CorpusError, Page, load_corpus
 from service.evaluation.evaluate import System, backend_system, evaluate, peer_system
-from service.evaluation.peers import PEER_NAMES, PeerUnavailable
 from service.evaluation.split import ALL_PARTS, PARTS, SEED, Split, SplitError, committed_split_path, make_split, select
 from service.paths import default_check_data_dir, default_data_dir
 from service.pipeline import Extractor, default_extractor
@@ -64,6 +64,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--floors", type=Path, default=gate.FLOORS_PATH, help="floors file (default: tests/quality_floors.json)"
     )
+    parser.add_argument(
+        "--favor-sweep",
+        action="store_true",
+        help="word P/R/F1 of each backend at each threshold shift, and the shifts favor would choose",
+    )
+    parser.add_argument(
+        "--shifts",
+        default=",".join(f"{s:g}" for s in favor.DEFAULT_SHIFTS),
+        help="comma-separated threshold shifts for --favor-sweep",
+    )
+    parser.add_argument(
+        "--metadata",
+        action="store_true",
+        help="score title, author, publication date and page type against the gold, beside trafilatura's metadata",
+    )
     parser.add_argument("--make-split", action="store_true", help="(re)write the split of the corpus deterministically")
     parser.add_argument("--seed", type=int, default=SEED, help="seed for --make-split")
 
@@ -77,6 +92,10 @@ def run(args: argparse.Namespace) -> int:
         if args.update_floors:
             return _update_floors(corpus, select(corpus, gate.GATE_PART, split), args)
         pages = select(corpus, args.part, split)
+        if args.favor_sweep:
+            return _favor_sweep(corpus, args.part, pages, args)
+        if args.metadata:
+            return _metadata_report(corpus, args.part, pages, args.json)
         if args.oracle:
             cases = oracle.run_oracle(pages)
             print(f"# {_describe(corpus, args.part, len(pages))}")
@@ -113,6 +132,23 @@ def _report(corpus: Corpus, part: str, pages: list[Page], systems: list[System])
     record: dict[str, object] = {"corpus": corpus.name, "credit": corpus.credit, "part": part, "pages": len(pages)}
     record["systems"] = {name: result.as_dict() for name, result in results.items()}
     return record
+
+
+def _metadata_report(corpus: Corpus, part: str, pages: list[Page], json_path: Path | None) -> int:
+    """``--metadata``: the service's metadata and trafilatura's, page by page in one run."""
+    systems = {"ours": metadata_eval.ours(default_extractor().metadata)}
+    try:
+        systems["trafilatura"] = metadata_eval.trafilatura_metadata()
+    except ImportError:
+        print("note: trafilatura is not installed (the eval extra); scoring ours alone", file=sys.stderr)
+    scores = metadata_eval.evaluate_metadata(pages, systems)
+    print(f"# {_describe(corpus, part, len(pages))}; metadata, same run")
+    print(metadata_eval.format_table(scores))
+    if json_path:
+        record = {"corpus": corpus.name, "credit": corpus.credit, "part": part, "pages": len(pages)}
+        record["metadata"] = {name: score.as_dict() for name, score in scores.items()}
+        json_path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    return 0
 
 
 def _check_corpus(spec: str | None, main: Corpus) -> Corpus | None:
@@ -159,14 +195,25 @@ def _update_floors(corpus: Corpus, pages: list[Page], args: argparse.Namespace) 
     measured = gate.measure(pages, extractor, _backend_names(extractor, args.backends))
     digest = corpus.digest()
     floors = gate.Floors.read(args.floors) if args.floors.is_file() else gate.Floors(corpus.name, digest)
-    updated = gate.raise_floors(floors, measured, digest, allow_lower=args.allow_lower)
+    updated = gate.raise_floors(floors, measured.word_f1, digest, allow_lower=args.allow_lower)
     updated.write(args.floors)
-    for name in sorted(measured):
+    for name, f1 in sorted(measured.word_f1.items()):
         before = floors.floors.get(name)
         was = f"{before:.4f}" if before is not None else "none"
         now = updated.floors[name]
-        print(f"{name}: {gate.GATE_METRIC} {measured[name]:.4f} on {len(pages)} pages; floor {was} -> {now:.4f}")
+        cuts = measured.cut_paragraphs[name]
+        figures = f"{gate.GATE_METRIC} {f1:.4f} on {len(pages)} pages, {cuts} cut paragraphs"
+        print(f"{name}: {figures}; floor {was} -> {now:.4f}")
     print(f"wrote {args.floors}")
+    return 0
+
+
+def _favor_sweep(corpus: Corpus, part: str, pages: list[Page], args: argparse.Namespace) -> int:
+    extractor = default_extractor()
+    shifts = sorted({float(s) for s in args.shifts.split(",") if s} | {0.0})
+    rows = favor.sweep(pages, extractor, _backend_names(extractor, args.backends), shifts)
+    print(f"# {_describe(corpus, part, len(pages))}; mean word scores over the pages with gold text")
+    print(favor.format_sweep(rows))
     return 0
 
 

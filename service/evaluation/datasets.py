@@ -31,7 +31,7 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
-from service.output.render import render_text
+from service.output.formats import render_text
 from service.parsing.document import Document
 from service.parsing.lexbor import parse_html
 
@@ -56,6 +56,15 @@ class CorpusError(Exception):
 
 
 @dataclass(frozen=True, slots=True)
+class GoldMetadata:
+    """What the annotators read off the page; None where the page shows none (WCXB: author and date)."""
+
+    title: str | None
+    author: str | None
+    date_published: str | None  # YYYY-MM-DD
+
+
+@dataclass(frozen=True, slots=True)
 class Page:
     """One annotated page: where its HTML is, and its gold."""
 
@@ -68,6 +77,7 @@ class Page:
     domain: str = ""
     url: str = ""
     labels_in_html: bool = False  # gold block labels are attributes of the page (BoilerNet layout)
+    gold_metadata: GoldMetadata | None = None  # title, author, publication date where the corpus has them
 
     def html(self) -> bytes:
         """The page as fetched (gunzipped where stored compressed)."""
@@ -170,6 +180,11 @@ def load_wcxb(root: Path) -> list[Page]:
                 page_type=_page_type(page_type),
                 domain=meta.get("domain") or domain_of(url),
                 url=url,
+                gold_metadata=GoldMetadata(
+                    title=gold.get("title") or None,
+                    author=gold.get("author") or None,
+                    date_published=gold.get("publish_date") or None,
+                ),
             )
         )
     return pages

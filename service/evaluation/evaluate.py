@@ -16,12 +16,13 @@ from functools import cached_property
 
 import numpy as np
 
+from service.backends.peers import get_peer
 from service.evaluation.anatomy import PageAnatomy
 from service.evaluation.datasets import Page
-from service.evaluation.labels import LabelCache, align_blocks, labels_for
+from service.evaluation.labels import LabelCache, labels_for
 from service.evaluation.metrics import PageScore, Summary, score_page, summarize, summarize_by_type
-from service.evaluation.peers import get_peer
 from service.evaluation.progress import Progress
+from service.features.alignment import align_blocks
 from service.parsing.lexbor import parse_html
 from service.pipeline import Extractor
 
@@ -53,7 +54,7 @@ def backend_system(extractor: Extractor, name: str) -> System:
 
 
 def peer_system(name: str, *, comments: bool = True) -> System:
-    """A peer; :class:`~service.evaluation.peers.PeerUnavailable` if it is not installed."""
+    """A peer; :class:`~service.backends.peers.PeerUnavailable` if it is not installed."""
     extract = get_peer(name, comments=comments)
     return System(name, PEER, lambda html: (extract(html), None))
 
@@ -101,10 +102,14 @@ def evaluate(
     systems: Sequence[System],
     *,
     blocks: bool = True,
+    anatomy: bool = False,
     cache: LabelCache | None = None,
     progress: bool | None = None,
 ) -> dict[str, SystemResult]:
     """Every system on every page; ``blocks=False`` skips the block-level scores (and their labels).
+
+    ``anatomy`` reads what the kept text is made of (cut paragraphs, link and hidden text) even
+    without block scores, for the systems that label blocks (ours): a parse a page, no alignment.
 
     ``progress`` draws a bar on stderr (None: when stderr is a terminal).
     """
@@ -112,9 +117,9 @@ def evaluate(
     with Progress(len(pages), "eval", enabled=progress) as bar:
         for page in pages:
             html = page.html()
-            document = parse_html(html) if blocks else None
-            gold_blocks = labels_for(page, document, cache=cache) if document is not None else None
-            anatomy = PageAnatomy(document) if document is not None else None
+            document = parse_html(html) if blocks or anatomy else None
+            gold_blocks = labels_for(page, document, cache=cache) if blocks and document is not None else None
+            kept_of = PageAnatomy(document) if document is not None else None
             for system in systems:
                 result = results[system.name]
                 started = time.perf_counter()
@@ -126,7 +131,7 @@ def evaluate(
                     text, predicted = "", None
                     result.failures.append(page.id)
                 result.seconds += time.perf_counter() - started
-                if document is not None and predicted is None:
+                if blocks and document is not None and predicted is None:
                     predicted = align_blocks(document.texts, text)
                 result.scores.append(
                     score_page(
@@ -136,9 +141,9 @@ def evaluate(
                         page.main_content,
                         with_snippets=page.with_snippets,
                         without_snippets=page.without_snippets,
-                        predicted_blocks=predicted if document is not None else None,
+                        predicted_blocks=predicted if blocks else None,
                         gold_blocks=gold_blocks,
-                        kept=anatomy.kept(predicted) if anatomy is not None and predicted is not None else None,
+                        kept=kept_of.kept(predicted) if kept_of is not None and predicted is not None else None,
                     )
                 )
             bar.advance()

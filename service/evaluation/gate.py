@@ -2,7 +2,8 @@
 
 Floors live in a committed file (``tests/quality_floors.json``) with the
 digest of the corpus they were measured on, so a changed corpus is noticed
-instead of silently moving the bar. Floors only move up: raising them is
+instead of silently moving the bar. No backend may keep a paragraph in part (:data:`MAX_CUT_PARAGRAPHS`).
+Floors only move up: raising them is
 ``eval --update-floors`` (each floor becomes the measured F1 less
 :data:`FLOOR_MARGIN`, if that is higher), and lowering one, or re-pinning on
 another corpus, takes ``--allow-lower``. Like trafilatura's own evaluation
@@ -26,6 +27,7 @@ FLOOR_MARGIN = 0.01  # a floor sits this far below the measured F1: room for sma
 GATE_PART = "test"
 GATE_METRIC = "word_f1"
 FLOOR_DECIMALS = 4
+MAX_CUT_PARAGRAPHS = 0  # paragraphs kept in part, over the whole part: no backend may cut a sentence
 
 
 class FloorLowered(Exception):
@@ -66,13 +68,27 @@ class Floors:
         Path(path).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
 
 
-def measure(pages: Sequence[Page], extractor: Extractor, backends: Sequence[str]) -> dict[str, float]:
-    """Mean word-F1 of each backend over ``pages`` (no block scores: the gate needs none)."""
-    results = evaluate(pages, [backend_system(extractor, name) for name in backends], blocks=False)
-    return {name: result.summary.word.f1 for name, result in results.items()}
+@dataclass(frozen=True)
+class Measured:
+    """What the gate reads of each backend: mean word F1 and paragraphs kept in part."""
+
+    word_f1: Mapping[str, float]
+    cut_paragraphs: Mapping[str, int]
 
 
-def check(measured: Mapping[str, float], floors: Floors, corpus_digest: str) -> list[str]:
+def measure(pages: Sequence[Page], extractor: Extractor, backends: Sequence[str]) -> Measured:
+    """Each backend over ``pages`` (no block scores: the gate needs none, only the kept text's anatomy)."""
+    systems = [backend_system(extractor, name) for name in backends]
+    results = evaluate(pages, systems, blocks=False, anatomy=True)
+    return Measured(
+        word_f1={name: result.summary.word.f1 for name, result in results.items()},
+        cut_paragraphs={
+            name: result.summary.kept.cut_paragraphs if result.summary.kept else 0 for name, result in results.items()
+        },
+    )
+
+
+def check(measured: Measured, floors: Floors, corpus_digest: str) -> list[str]:
     """Why the gate fails: one message per problem, empty when it passes."""
     problems = []
     if corpus_digest != floors.corpus_digest:
@@ -80,7 +96,10 @@ def check(measured: Mapping[str, float], floors: Floors, corpus_digest: str) -> 
             f"the corpus differs from the one the floors were pinned on ({corpus_digest[:12]} vs "
             f"{floors.corpus_digest[:12]}); re-measure and re-pin: eval --update-floors --allow-lower"
         )
-    for name, f1 in sorted(measured.items()):
+    for name, cuts in sorted(measured.cut_paragraphs.items()):
+        if cuts > MAX_CUT_PARAGRAPHS:
+            problems.append(f"backend {name!r} keeps {cuts} paragraphs in part on the {floors.part} part (allowed: 0)")
+    for name, f1 in sorted(measured.word_f1.items()):
         floor = floors.floors.get(name)
         if floor is None:
             problems.append(f"backend {name!r} has no floor; pin one: python -m service eval --update-floors")

@@ -1,12 +1,9 @@
 """Gold block labels from gold text: the training targets and the block-level gold.
 
-The page's block tokens, in document order, are aligned monotonically to
-the gold text's tokens (``difflib`` with autojunk off: the longest common
-run first, then recursively left and right of it, which anchors on the
-long runs of real content rather than on stray common words in menus). A
-block is content when at least half of its tokens align. A block without
-word tokens (a lone "|" or "•") is content when the nearest worded blocks
-on both sides are.
+The gold text is aligned to the page's blocks by
+:func:`service.features.alignment.align_blocks` (the same alignment the
+``ensemble_peer`` backend uses for a peer's text): a block is content when
+at least half of its tokens align to the gold.
 
 Labels depend on exactly two inputs, the block texts and the gold text, so
 they are cached on disk under a hash of both plus :data:`LABELER_VERSION`:
@@ -19,55 +16,18 @@ import hashlib
 import os
 import tempfile
 from collections.abc import Sequence
-from difflib import SequenceMatcher
 from pathlib import Path
 
 import numpy as np
 
 from service.evaluation.datasets import Page, boilernet_labels
-from service.evaluation.metrics import word_tokens
+from service.features.alignment import align_blocks
 from service.parsing.document import Document
 from service.parsing.lexbor import parse_html
 from service.paths import cache_dir
 
-LABELER_VERSION = "align-1"  # bump when the labeling rule changes: old cache entries are then ignored
-MIN_ALIGNED_SHARE = 0.5  # a block is content when at least this share of its tokens aligns
-
-
-def align_blocks(texts: Sequence[str], gold: str) -> np.ndarray:
-    """Content labels (bool per block) for blocks with these texts against the gold text."""
-    block_tokens = [word_tokens(text) for text in texts]
-    lengths = np.fromiter((len(t) for t in block_tokens), dtype=np.int64, count=len(block_tokens))
-    aligned = aligned_tokens([t for tokens in block_tokens for t in tokens], word_tokens(gold))
-    owner = np.repeat(np.arange(len(block_tokens)), lengths)
-    hits = np.bincount(owner, weights=aligned, minlength=len(block_tokens))
-    worded = lengths > 0
-    labels = worded & (hits >= MIN_ALIGNED_SHARE * lengths)
-    return _label_wordless(labels, worded)
-
-
-def aligned_tokens(page: Sequence[str], gold: Sequence[str]) -> np.ndarray:
-    """Which page tokens the monotone alignment matches to a gold token (bool per page token)."""
-    aligned = np.zeros(len(page), dtype=bool)
-    if page and gold:
-        for start, _, size in SequenceMatcher(None, page, gold, autojunk=False).get_matching_blocks():
-            aligned[start : start + size] = True
-    return aligned
-
-
-def _label_wordless(labels: np.ndarray, worded: np.ndarray) -> np.ndarray:
-    """Give each block without words the label shared by its worded neighbours (content only if both are)."""
-    if worded.all():
-        return labels
-    index = np.arange(len(labels))
-    worded_at = np.flatnonzero(worded)
-    if not worded_at.size:
-        return labels
-    before = np.searchsorted(worded_at, index, side="right") - 1  # last worded block at or before
-    after = np.searchsorted(worded_at, index, side="left")  # first worded block at or after
-    content_before = (before >= 0) & labels[worded_at[np.clip(before, 0, None)]]
-    content_after = (after < worded_at.size) & labels[worded_at[np.clip(after, None, worded_at.size - 1)]]
-    return np.where(worded, labels, content_before & content_after)
+# Bump when the labeling rule (here or in service.features.alignment) changes: old cache entries are then ignored.
+LABELER_VERSION = "align-1"
 
 
 def labels_for(page: Page, document: Document | None = None, *, cache: LabelCache | None = None) -> np.ndarray:

@@ -19,21 +19,15 @@ empty prediction scores precision, recall and F1 of zero.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from service.features.alignment import WORD, word_tokens
+
 SHINGLE_SIZE = 4  # the article-extraction-benchmark's n-gram length
-
-_WORD = re.compile(r"\w+")
-
-
-def word_tokens(text: str) -> list[str]:
-    r"""Lower-cased ``\w+`` tokens: the unit of every word-level score here."""
-    return _WORD.findall(text.lower())
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +111,7 @@ def shingle_counts(predicted: str, gold: str, size: int = SHINGLE_SIZE) -> tuple
 
 def _shingles(text: str, size: int) -> list[str]:
     """Joined n-grams of case-kept tokens; a text shorter than ``size`` is one shingle."""
-    tokens = _WORD.findall(text)
+    tokens = WORD.findall(text)
     return [" ".join(tokens[i : i + size]) for i in range(max(1, len(tokens) - size + 1))] if tokens else []
 
 

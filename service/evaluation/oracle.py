@@ -28,10 +28,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from service.evaluation.datasets import Page
-from service.evaluation.labels import LabelCache, aligned_tokens, labels_for
+from service.evaluation.labels import LabelCache, labels_for
 from service.evaluation.metrics import PRF, word_prf, word_tokens
 from service.evaluation.progress import Progress
-from service.output.render import render_text
+from service.features.alignment import aligned_tokens
+from service.output.formats import render_text
 from service.parsing.lexbor import parse_html
 
 CAUSES = ("not in HTML", "only in scripts/attributes", "partial blocks", "order differs", "extra words")

@@ -10,6 +10,7 @@ attribute, or ``aria-hidden="true"``, and so is everything under it.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -32,9 +33,13 @@ def hiding_elements(document: Document) -> np.ndarray:
     return hides
 
 
+def attributes_hide(attributes: Mapping[str, str | None]) -> bool:
+    """Whether an element with these attributes hides itself (:func:`hiding_elements` for one element)."""
+    if "hidden" in attributes or (attributes.get("aria-hidden") or "").strip().lower() == "true":
+        return True
+    return _HIDING_STYLE.search(attributes.get("style") or "") is not None
+
+
 def hidden_blocks(document: Document) -> np.ndarray:
     """Whether each block sits in a hidden subtree (bool per block)."""
-    if len(document) == 0:
-        return np.zeros(0, dtype=bool)
-    hidden_elems = document.nearest_marked(hiding_elements(document)) >= 0
-    return hidden_elems[document.block_elem]
+    return document.blocks_within(hiding_elements(document))

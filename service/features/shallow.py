@@ -19,6 +19,22 @@ word
     evaluation tokenization (``\w+``), which would count ``"3.5"`` as two.
     One difference from Boilerpipe remains: its tokenizer also splits at
     symbols other than ``"'.,!@-:;$?()/``, so it counts ``"a|b"`` as two.
+script word
+    Chinese and Japanese put no space between words, so there a white-space
+    token is a whole sentence or paragraph. A *script word* is a word, with
+    tokens also cut before and after every Han, Hiragana and Katakana
+    character, which is a word alone when it is a letter
+    (:data:`~service.features.text_stats.UNSPACED_RANGES`):
+    ``"日本語のtext"`` is five script words and one word. A word of those
+    scripts is one or two characters long, so this counts somewhat more
+    than a translation would have (about 1.5 characters a word in
+    Chinese); and a line of 80 columns wraps 40 such one-character words
+    with their spaces, which is how many full-width characters it holds.
+    Boilerpipe's rules are thresholds on word counts of spaced languages and
+    count script words (``text_features(..., script_words=True)``): with
+    words, a Chinese paragraph is one "word" and no rule ever takes it. The
+    learned backends read words, the definition their models were trained
+    on, and learn from the other features on such pages.
 unit
     A run of consecutive leaves. :func:`~service.features.units.paragraph_units` gives Boilerpipe's
     text blocks: inline leaves of one block-level element form one unit;
@@ -53,7 +69,7 @@ from itertools import chain
 
 import numpy as np
 
-from service.features.text_stats import joined_text
+from service.features.text_stats import UNSPACED_RANGES, joined_text
 from service.features.units import count_units, paragraph_units
 from service.parsing.document import Document
 
@@ -68,16 +84,22 @@ LINE_WIDTH = 80
 # look-behind anchors each attempt at a token start, so a long run of
 # punctuation costs linear, not quadratic, time.
 _WORD = re.compile(r"(?<!\S)\S*?[^\W_]\S*")
+# A script word: the same, tokens cut around every character of a script written without spaces,
+# which is a word alone when it is a letter.
+_UNSPACED = "".join(f"{chr(low)}-{chr(high)}" for low, high in UNSPACED_RANGES)
+_SCRIPT_WORD = re.compile(
+    rf"(?=[^\W_])[{_UNSPACED}]|(?<![^\s{_UNSPACED}])[^\s{_UNSPACED}]*?[^\W_{_UNSPACED}][^\s{_UNSPACED}]*"
+)
 
 
-def words_of(text: str) -> list[str]:
-    """Return the words of ``text`` (see the module docstring for what counts)."""
-    return _WORD.findall(text)
+def words_of(text: str, *, script_words: bool = False) -> list[str]:
+    """Return the words (or script words) of ``text`` (see the module docstring for what counts)."""
+    return (_SCRIPT_WORD if script_words else _WORD).findall(text)
 
 
-def count_words(text: str) -> int:
-    """Count the words of ``text``."""
-    return len(_WORD.findall(text))
+def count_words(text: str, *, script_words: bool = False) -> int:
+    """Count the words (or script words) of ``text``."""
+    return len(words_of(text, script_words=script_words))
 
 
 def wrapped_lines(word_lengths: list[int] | np.ndarray, width: int = LINE_WIDTH) -> tuple[int, int]:
@@ -116,9 +138,9 @@ def _wrap(ends: list[int], start: int, stop: int, width: int = LINE_WIDTH) -> tu
     return line_start - start, completed
 
 
-def text_density(text: str, width: int = LINE_WIDTH) -> float:
-    """Kohlschütter's text density of one string: words per wrapped line."""
-    words, lines = wrapped_lines([len(w) for w in _WORD.findall(text)], width)
+def text_density(text: str, width: int = LINE_WIDTH, *, script_words: bool = False) -> float:
+    """Kohlschütter's text density of one string: words (or script words) per wrapped line."""
+    words, lines = wrapped_lines([len(w) for w in words_of(text, script_words=script_words)], width)
     return words / lines
 
 
@@ -183,8 +205,12 @@ class TextFeatures:
         return np.stack(list(columns.values()), axis=1).astype(np.float32, copy=False), tuple(columns)
 
 
-def text_features(document: Document, unit_of_leaf: np.ndarray | None = None) -> TextFeatures:
+def text_features(
+    document: Document, unit_of_leaf: np.ndarray | None = None, *, script_words: bool = False
+) -> TextFeatures:
     """Shallow features of ``document`` per unit (default: :func:`~service.features.units.paragraph_units`).
+
+    Words are counted as script words with ``script_words`` (see the module docstring).
 
     ``unit_of_leaf`` must number units 0, 1, ... in document order with each
     unit's leaves consecutive, as :func:`~service.features.units.paragraph_units` and
@@ -199,9 +225,9 @@ def text_features(document: Document, unit_of_leaf: np.ndarray | None = None) ->
     # Words per leaf and every word's length: from the shared character table, and the regex for the leaves
     # it cannot say for (beyond U+FFFF, or cut), merged back into document order.
     joined = joined_text(document)
-    word_leaf, word_lengths = joined.words
+    word_leaf, word_lengths = joined.script_words if script_words else joined.words
     if len(joined.uncounted):
-        tokens = [_WORD.findall(texts[leaf]) for leaf in joined.uncounted.tolist()]
+        tokens = [words_of(texts[leaf], script_words=script_words) for leaf in joined.uncounted.tolist()]
         word_leaf = np.concatenate([word_leaf, np.repeat(joined.uncounted, [len(t) for t in tokens])])
         word_lengths = np.concatenate([word_lengths, np.fromiter(map(len, chain.from_iterable(tokens)), np.int64)])
         order = np.argsort(word_leaf, kind="stable")

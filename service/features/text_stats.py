@@ -22,6 +22,10 @@ word
     the regex.
     Characters outside the Basic Multilingual Plane (emoji, rare CJK) are
     two surrogate code units and count as none of these.
+script word
+    A word, except that tokens are also cut before and after every Han,
+    Hiragana and Katakana character (:data:`UNSPACED_RANGES`), which is a
+    word alone when it is a letter (:attr:`JoinedText.script_words`).
 punctuation
     Unicode category ``P*`` (``.``, ``»``, ``•``, ``–``; not ``|`` or ``©``,
     which are symbols).
@@ -64,9 +68,23 @@ PUNCTUATION = 8
 SPACE = 16  # white space, and the NUL between leaves
 TERMINATOR = 32
 WORD = 64  # str.isalnum: a character that makes a white-space token a word
+UNSPACED = 128  # a Han, Hiragana or Katakana character: a token of its own
 ALNUM = LETTER | DIGIT
 
 SENTENCE_TERMINATORS = ".!?…‼⁇⁈⁉。！？"
+# The blocks of scripts written without spaces between words (Korean has spaces; Thai, whose
+# characters are letters of an alphabet, is not here). Characters beyond U+FFFF (rare Han) are two
+# code units: the table leaves them to the regex of :mod:`service.features.shallow`.
+UNSPACED_RANGES = (
+    (0x3005, 0x3007),  # 々 〆 〇
+    (0x3040, 0x30FF),  # Hiragana, Katakana
+    (0x31F0, 0x31FF),  # Katakana phonetic extensions
+    (0x3400, 0x4DBF),  # CJK unified ideographs extension A
+    (0x4E00, 0x9FFF),  # CJK unified ideographs
+    (0xF900, 0xFAFF),  # CJK compatibility ideographs
+    (0xFF66, 0xFF9F),  # half-width Katakana
+    (0x20000, 0x3134F),  # CJK unified ideographs extensions B-G
+)
 _SLASH, _DOT, _W = (ord(c) for c in "/.w")
 _COPYRIGHT = "©"
 
@@ -91,6 +109,11 @@ _EVENT_COLUMNS = (0, 1, 2, 3, 2)  # sentence ends, e-mail addresses, "://", hash
 _NOWHERE = np.zeros(0, dtype=np.int64)
 
 
+def is_unspaced(code_point: int) -> bool:
+    """Whether a character belongs to a script written without spaces between words (:data:`UNSPACED_RANGES`)."""
+    return any(low <= code_point <= high for low, high in UNSPACED_RANGES)
+
+
 @cache
 def _tables() -> tuple[np.ndarray, np.ndarray]:
     """Class bits and packed COUNTS weights (two int64 columns) of every UTF-16 code unit, built on first use."""
@@ -111,6 +134,7 @@ def _tables() -> tuple[np.ndarray, np.ndarray]:
             | SPACE * char.isspace()
             | TERMINATOR * (char in SENTENCE_TERMINATORS)
             | WORD * char.isalnum()
+            | UNSPACED * is_unspaced(unit)
         )
         classes[unit] = bits
         weights[unit, :4] = [bool(bits & LETTER), bool(bits & DIGIT), bool(bits & PUNCTUATION), bool(bits & UPPER)]
@@ -179,7 +203,22 @@ class JoinedText:
         """
         in_token = (self.classes & SPACE) == 0
         edges = np.flatnonzero(in_token[1:] != in_token[:-1]) + 1  # the text starts and ends with space
-        starts, ends = edges[0::2], edges[1::2]
+        return self._worded(edges[0::2], edges[1::2])
+
+    @cached_property
+    def script_words(self) -> tuple[np.ndarray, np.ndarray]:
+        """:attr:`words`, with tokens also cut before and after every :data:`UNSPACED` code unit."""
+        unspaced = (self.classes & UNSPACED) != 0
+        if not unspaced.any():
+            return self.words
+        in_token = (self.classes & SPACE) == 0
+        cut = unspaced[1:] | unspaced[:-1]  # the text starts and ends with space, so every neighbour exists
+        starts = np.flatnonzero(in_token[1:] & (~in_token[:-1] | cut)) + 1
+        ends = np.flatnonzero(in_token[:-1] & (~in_token[1:] | cut)) + 1
+        return self._worded(starts, ends)
+
+    def _worded(self, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(leaf, length) of the tokens ``starts[i]:ends[i]`` that hold a word character, in counted leaves."""
         if not len(starts):
             return _NOWHERE, _NOWHERE
         worded = np.logical_or.reduceat((self.classes & WORD) != 0, starts)  # a token and the space after it

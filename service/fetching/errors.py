@@ -32,6 +32,10 @@ class UrlNotAllowed(FetchError):
         self.reason = reason
 
 
+class RobotsDisallowed(FetchError):
+    """A URL the host's robots.txt refuses to the service's user agent (asked for with respect_robots)."""
+
+
 class UpstreamError(FetchError):
     """The upstream server could not be reached or answered something unusable."""
 

@@ -33,6 +33,8 @@ from service.fetching.errors import (
     UpstreamTimeout,
     UpstreamTooLarge,
 )
+from service.fetching.robots import RobotsCache
+from service.parsing.content_type import media_type
 from service.settings import Settings
 
 # host, port -> every address the host has. Injected in tests; the default asks the system.
@@ -87,17 +89,6 @@ class FetchedPage:
     status: int  # the upstream's HTTP status
 
 
-def media_type(content_type: str) -> tuple[str, str | None]:
-    """(media type, charset parameter) of a Content-Type header value."""
-    media, _, params = content_type.partition(";")
-    charset = None
-    for param in params.split(";"):
-        key, _, value = param.strip().partition("=")
-        if key.lower() == "charset" and value:
-            charset = value.strip("\"' ")
-    return media.strip().lower(), charset
-
-
 class Fetcher:
     """Fetches one page at a time under a :class:`FetchPolicy`; open it in a lifespan, close it with :meth:`aclose`."""
 
@@ -119,11 +110,16 @@ class Fetcher:
             "Accept": "text/html,application/xhtml+xml;q=0.9",
             "Accept-Encoding": "gzip, deflate",
         }
+        self.robots = RobotsCache(self._fetch_any, policy.user_agent)
+
+    async def _fetch_any(self, url: str) -> bytes:
+        """The body at ``url`` whatever its media type (robots.txt is text/plain), under the same policy."""
+        return (await self.fetch(url, any_content_type=True)).body
 
     async def aclose(self) -> None:
         await self._transport.aclose()
 
-    async def fetch(self, url: str, *, allow_error_status: bool = False) -> FetchedPage:
+    async def fetch(self, url: str, *, allow_error_status: bool = False, any_content_type: bool = False) -> FetchedPage:
         """The page at ``url``; a :class:`~service.fetching.errors.FetchError` says why not.
 
         A final status outside 2xx is :class:`UpstreamStatus` unless ``allow_error_status``:
@@ -132,13 +128,13 @@ class Fetcher:
         target = parse_target(url)
         try:
             async with asyncio.timeout(self.policy.total_timeout_s):
-                return await self._follow(target, allow_error_status)
+                return await self._follow(target, allow_error_status, any_content_type)
         except (TimeoutError, httpx.TimeoutException) as error:
             raise UpstreamTimeout(f"{target.host} did not answer in time ({type(error).__name__})") from error
         except httpx.HTTPError as error:
             raise UpstreamError(f"fetching from {target.host} failed: {error or type(error).__name__}") from error
 
-    async def _follow(self, target: Target, allow_error_status: bool) -> FetchedPage:
+    async def _follow(self, target: Target, allow_error_status: bool, any_content_type: bool) -> FetchedPage:
         for _ in range(self.policy.max_redirects + 1):
             ip = await self._checked_address(target)
             extensions: dict[str, object] = {"timeout": self._timeout}
@@ -153,7 +149,7 @@ class Fetcher:
                 if response.status_code not in REDIRECT_STATUSES or location is None:
                     if not (allow_error_status or response.is_success):
                         raise UpstreamStatus(target.host, response.status_code, response.reason_phrase)
-                    return await self._read(response, target)
+                    return await self._read(response, target, any_content_type)
             finally:
                 await response.aclose()
             target = self._redirect_target(target, location)
@@ -175,9 +171,9 @@ class Fetcher:
         except InvalidUrl as error:
             raise UpstreamError(f"{current.host} redirected to an invalid URL: {error}") from error
 
-    async def _read(self, response: httpx.Response, target: Target) -> FetchedPage:
+    async def _read(self, response: httpx.Response, target: Target, any_content_type: bool) -> FetchedPage:
         media, charset = media_type(response.headers.get("content-type", ""))
-        if media not in self.policy.content_types:
+        if media not in self.policy.content_types and not any_content_type:
             accepted = ", ".join(sorted(self.policy.content_types))
             raise UpstreamNotHtml(f"{target.host} sent {media or 'no Content-Type'}; accepted: {accepted}")
         declared = response.headers.get("content-length", "")

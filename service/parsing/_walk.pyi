@@ -18,5 +18,7 @@ def configure(
     inherited: int,
     in_pre: int,
     flattened: int,
+    kept: int,
+    kept_skipped: Set[int],
 ) -> None: ...
 def walk(root: LexborNode) -> tuple: ...

@@ -42,11 +42,12 @@ cdef enum:
     NOT_ELEMENT = 2  # no :nth-child (comments, doctypes)
     TEXT = 4
     BR = 8
+    KEPT_SKIPPED = 16  # a skipped subtree whose node is kept for the page's markup (<head>, <script>)
 
 cdef uint8_t _roles[TABLE_SIZE]
 cdef uint8_t _effects[TABLE_SIZE]
 cdef int _max_depth = 0
-cdef int _block_level = 0, _inherited = 0, _in_pre = 0, _flattened = 0
+cdef int _block_level = 0, _inherited = 0, _in_pre = 0, _flattened = 0, _kept = 0
 cdef bint _configured = False
 
 # Python's str.isspace() over ASCII: \t \n \v \f \r, the four separators \x1c-\x1f, and the space.
@@ -56,10 +57,13 @@ for _c in (9, 10, 11, 12, 13, 28, 29, 30, 31, 32):
     _ascii_space[_c] = 1
 
 
-def configure(*, text_id, br_id, skipped, not_elements, effects, max_depth, block_level, inherited, in_pre, flattened):
+def configure(
+    *, text_id, br_id, skipped, not_elements, effects, max_depth, block_level, inherited, in_pre, flattened,
+    kept, kept_skipped,
+):
     """Take the Python walk's tables, so both walks read one definition of what each tag does."""
-    global _max_depth, _block_level, _inherited, _in_pre, _flattened, _configured
-    ids = [text_id, br_id, *skipped, *not_elements, *effects]
+    global _max_depth, _block_level, _inherited, _in_pre, _flattened, _kept, _configured
+    ids = [text_id, br_id, *skipped, *not_elements, *effects, *kept_skipped]
     if any(not 0 <= tag_id < TABLE_SIZE for tag_id in ids):
         raise ValueError("a tag id the walk tells apart is beyond the compiled table")
     memset(_roles, 0, sizeof(_roles))
@@ -68,12 +72,14 @@ def configure(*, text_id, br_id, skipped, not_elements, effects, max_depth, bloc
         _roles[tag_id] |= SKIP
     for tag_id in not_elements:
         _roles[tag_id] |= NOT_ELEMENT
+    for tag_id in kept_skipped:
+        _roles[tag_id] |= KEPT_SKIPPED
     _roles[text_id] |= TEXT
     _roles[br_id] |= BR
     for tag_id, effect in effects.items():
         _effects[tag_id] = effect
     _max_depth, _block_level, _inherited = max_depth, block_level, inherited
-    _in_pre, _flattened = in_pre, flattened
+    _in_pre, _flattened, _kept = in_pre, flattened, kept
     _configured = True
 
 
@@ -245,7 +251,7 @@ def walk(LexborNode root):
     """The Python walk's columns for the tree under ``root`` (see ``_Builder.walk``), as one tuple.
 
     (elem_tag, elem_parent, elem_nth, elem_path, elem_address, path_parent, path_tag,
-    texts, block_elem, block_child, block_paragraph, block_flags)
+    texts, block_elem, block_child, block_paragraph, block_flags, kept)
     """
     if not _configured:
         raise RuntimeError("configure() the compiled walk first")
@@ -260,7 +266,7 @@ def walk(LexborNode root):
     cdef Frame *grown
     cdef Column64 addresses
     memset(&addresses, 0, sizeof(Column64))
-    cdef list path_parent = [], path_tag = [], texts = [], elem_tag = []
+    cdef list path_parent = [], path_tag = [], texts = [], elem_tag = [], kept = []
     cdef dict names = {}
     cdef _Trie trie = _Trie()
     cdef lxb_dom_node_t *node
@@ -366,6 +372,8 @@ def walk(LexborNode root):
                     node = node.next
                     continue
                 if role & SKIP:
+                    if role & KEPT_SKIPPED:
+                        kept.append(LexborNode.new(node, parser))
                     if not role & NOT_ELEMENT:  # comments and doctypes are no :nth-child
                         elem_index += 1
                     node = node.next
@@ -384,6 +392,8 @@ def walk(LexborNode root):
                 stack[stack_size] = Frame(node.next, elem, path, paragraph, context, child_index, elem_index)
                 stack_size += 1
                 effect = _effects[tag_id] if tag_id < TABLE_SIZE else 0
+                if effect & _kept:
+                    kept.append(LexborNode.new(node, parser))
                 depth += 1
                 if depth < _max_depth:
                     _push(&elem_parent, elem)
@@ -437,6 +447,7 @@ def walk(LexborNode root):
             child_array,
             _array(&block_paragraph, None),
             flags_array,
+            kept,
         )
     finally:
         free(stack)

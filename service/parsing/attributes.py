@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from service.parsing.markup import AuthorMarks, PageMarkup, collect_author_marks, collect_markup
+
 if TYPE_CHECKING:
     from selectolax.lexbor import LexborHTMLParser, LexborNode
 
@@ -26,9 +28,12 @@ class TreeAttributes:
     Elements the walk did not record (skipped subtrees, beyond the depth cap) are passed over.
     """
 
-    def __init__(self, tree: LexborHTMLParser, addresses: np.ndarray, *, lists_repeat_matches: bool) -> None:
+    def __init__(
+        self, tree: LexborHTMLParser, addresses: np.ndarray, kept: list[LexborNode], *, lists_repeat_matches: bool
+    ) -> None:
         self._tree = tree
         self._addresses = addresses  # int64 by element id
+        self._kept = kept  # the walk's <head>, <script>, <time> and <h1> nodes, for :func:`collect_markup`
         self._lists_repeat_matches = lists_repeat_matches
 
     @cached_property
@@ -69,6 +74,24 @@ class TreeAttributes:
         elems, recorded = self._recorded(nodes)
         values = [nodes[i].attrs.get(name) or "" for i in np.flatnonzero(recorded).tolist()]
         return dict(zip(elems.tolist(), values, strict=True))
+
+    def tagged(self, tags: Sequence[str]) -> dict[int, dict[str, str | None]]:
+        root = self._tree.root
+        tags = [tag for tag in tags if _ATTRIBUTE_NAME.fullmatch(tag)]
+        if root is None or not tags:
+            return {}
+        nodes = list(root.css(",".join(tags)))  # an element has one tag: matched once, however the list repeats
+        elems, recorded = self._recorded(nodes)
+        return {
+            elem: nodes[at].attributes
+            for elem, at in zip(elems.tolist(), np.flatnonzero(recorded).tolist(), strict=True)
+        }
+
+    def markup(self) -> PageMarkup:
+        return collect_markup(self._kept)
+
+    def author_marks(self) -> AuthorMarks:
+        return collect_author_marks(self._tree.root)
 
     def counts(self, names: Sequence[str]) -> np.ndarray:
         root = self._tree.root

@@ -18,6 +18,8 @@ from typing import Protocol
 
 import numpy as np
 
+from service.parsing.markup import AuthorMarks, PageMarkup
+
 # Tags whose box starts on a new line in a browser: a change of the
 # nearest such ancestor between two text leaves is a paragraph break.
 BLOCK_LEVEL_TAGS = frozenset(
@@ -44,6 +46,17 @@ class AttributeSource(Protocol):
 
     def counts(self, names: Sequence[str]) -> np.ndarray:
         """How many of the attributes ``names`` each element has (int32 by element id; no value is read)."""
+        ...
+
+    def tagged(self, tags: Sequence[str]) -> dict[int, dict[str, str | None]]:
+        """Every attribute of each element whose tag is one of ``tags``, by element id (one pass over the tree)."""
+
+    def markup(self) -> PageMarkup:
+        """What the page says about itself in <head>, scripts, <time> and <h1>, which the walk does not record."""
+        ...
+
+    def author_marks(self) -> AuthorMarks:
+        """Microdata authors and the text of elements named for the author: a scan of the whole tree."""
         ...
 
 
@@ -125,6 +138,20 @@ class Document:
             found = self._named_attributes[(name, tag)] = self.attributes.named(name, tag)
         return found
 
+    def elem_attributes_of(self, tags: Sequence[str]) -> dict[int, dict[str, str | None]]:
+        """Every attribute of the ``tags`` elements: one look at the tree where a few tags need several attributes."""
+        return self.attributes.tagged(tags)
+
+    @cached_property
+    def markup(self) -> PageMarkup:
+        """The page's meta tags, links, JSON-LD, <time>s and <h1>s; read on first use."""
+        return self.attributes.markup()
+
+    @cached_property
+    def author_marks(self) -> AuthorMarks:
+        """Microdata authors and author/byline/user-name elements' texts; a tree scan, so read only where needed."""
+        return self.attributes.author_marks()
+
     def elem_attribute_counts(self, names: Sequence[str]) -> np.ndarray:
         """How many of the attributes ``names`` each element has: cheaper than their values, where presence counts."""
         return self.attributes.counts(names)
@@ -174,6 +201,12 @@ class Document:
             jump = further
         nearest = jump[:-1]
         return np.where(nearest == count, -1, nearest)
+
+    def blocks_within(self, marked: np.ndarray) -> np.ndarray:
+        """Whether each block sits in the subtree of an element where ``marked`` (bool per element) holds."""
+        if len(self) == 0:
+            return np.zeros(0, dtype=bool)
+        return (self.nearest_marked(marked) >= 0)[self.block_elem]
 
     def ancestors_at(self, elems: np.ndarray, levels: int) -> np.ndarray:
         """The element ``levels`` steps above each of ``elems`` (the root where there are fewer)."""

@@ -21,9 +21,12 @@ import selectolax
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from service.parsing.attributes import TreeAttributes
+from service.parsing.budget import PageBudget
 from service.parsing.decode import to_utf8
 from service.parsing.document import BLOCK_LEVEL_TAGS, Document
+from service.parsing.markup import MARKUP_TAGS
 from service.parsing.nesting import flatten_deep_nesting
+from service.parsing.selection import apply_selectors
 
 # Subtrees a browser never renders as text. <noscript> is kept on purpose:
 # some forum software serves its posts only there.
@@ -45,6 +48,7 @@ _DOCTYPE = re.compile(rb"\s*<!doctype\s+([^>]*)>", re.IGNORECASE)
 _SPACE_BEFORE, _BREAK_BEFORE, _IN_PRE, _IN_LINK, _FLATTENED = 1, 2, 4, 8, 16
 _INHERITED = _IN_PRE | _IN_LINK  # set by an element for everything inside it
 _BLOCK_LEVEL = 32  # an element's own effect only: it starts a paragraph
+_KEPT = 64  # an element's own effect only: its node is kept for :func:`collect_markup`
 
 
 def _lexbor_ids() -> dict[str, int]:
@@ -58,7 +62,7 @@ def _lexbor_ids() -> dict[str, int]:
     if document is None:
         raise RuntimeError("Lexbor parsed a sample page into no document")
     ids = {str(node.tag): int(node.tag_id) for node in document.traverse(include_text=True)}
-    named = SKIPPED_TAGS | BLOCK_LEVEL_TAGS | PREFORMATTED_TAGS | {"a", "br"}
+    named = SKIPPED_TAGS | BLOCK_LEVEL_TAGS | PREFORMATTED_TAGS | MARKUP_TAGS | {"a", "br"}
     ids.update({tag: sample.create_node(tag).tag_id for tag in named})
     return ids
 
@@ -71,6 +75,8 @@ def _lists_repeat_matches() -> bool:
 _LISTS_REPEAT_MATCHES = _lists_repeat_matches()
 _IDS = _lexbor_ids()
 _TEXT_ID, _BR_ID = _IDS["-text"], _IDS["br"]
+# Skipped subtrees whose node is kept for :func:`collect_markup` (<head>, <script>).
+_KEPT_SKIPPED_IDS = frozenset(_IDS[tag] for tag in MARKUP_TAGS & SKIPPED_TAGS)
 # Nodes that are no elements, so no :nth-child: comments, doctypes (and Lexbor's undefined and end-of-file ids).
 _NOT_ELEMENT_IDS = frozenset({0, 1, _IDS["-document"], _IDS["-comment"], _IDS["-doctype"]})
 # What the walk passes over without descending.
@@ -78,6 +84,7 @@ _SKIPPED_IDS = _NOT_ELEMENT_IDS | {_IDS[tag] for tag in SKIPPED_TAGS}
 # What each tag does to the walk's context, decided by one lookup per element.
 _TAG_EFFECTS: dict[int, int] = {
     **{_IDS[tag]: _BLOCK_LEVEL for tag in BLOCK_LEVEL_TAGS},
+    **{_IDS[tag]: _KEPT | _BLOCK_LEVEL * (tag in BLOCK_LEVEL_TAGS) for tag in MARKUP_TAGS - SKIPPED_TAGS},
     **{_IDS[tag]: _IN_PRE | _BLOCK_LEVEL * (tag in BLOCK_LEVEL_TAGS) for tag in PREFORMATTED_TAGS},
     _IDS["a"]: _IN_LINK,
 }
@@ -98,6 +105,7 @@ class Columns(NamedTuple):
     block_child: np.ndarray  # int32, -1 where flattened
     block_paragraph: np.ndarray  # int32
     block_flags: np.ndarray  # uint8, _SPACE_BEFORE | _BREAK_BEFORE | _IN_PRE | _IN_LINK | _FLATTENED
+    kept: list[LexborNode]  # the <head>, <script>, <time> and <h1> nodes met, in document order
 
 
 Walk = Callable[[LexborNode], Columns]
@@ -134,6 +142,8 @@ def _load_compiled_walk() -> Walk | None:
         inherited=_INHERITED,
         in_pre=_IN_PRE,
         flattened=_FLATTENED,
+        kept=_KEPT,
+        kept_skipped=_KEPT_SKIPPED_IDS,
     )
     walk = _walk.walk
 
@@ -159,20 +169,34 @@ def _title(tree: LexborHTMLParser) -> str:
     return ""
 
 
-def parse_html(html: str | bytes, *, charset: str | None = None, walk: Walk | None = None) -> Document:
-    """Parse a page into its :class:`Document`. Never raises on bad input.
+def parse_html(
+    html: str | bytes,
+    *,
+    charset: str | None = None,
+    target_selector: str | None = None,
+    remove_selector: str | None = None,
+    budget: PageBudget | None = None,
+    walk: Walk | None = None,
+) -> Document:
+    """Parse a page into its :class:`Document`, pruned by the caller's selectors (:mod:`.selection`).
 
+    Never raises on bad input, but for a page over ``budget`` (:class:`~service.errors.PageTooComplex`,
+    before Lexbor sees it); a bad selector is the caller's error.
     ``walk``: :data:`DEFAULT_WALK` (compiled where built) unless given; both give the same document.
     """
     utf8, encoding = to_utf8(html, charset)
+    if budget is not None:
+        budget.check(utf8)
     doctype_match = _DOCTYPE.match(utf8, 0, 1024)
     tree = LexborHTMLParser(flatten_deep_nesting(utf8))
     root = tree.root
+    title = _title(tree) if root is not None else ""  # the page's, whatever the selectors leave
+    apply_selectors(tree, target_selector, remove_selector)
     columns = (walk or DEFAULT_WALK)(root) if root is not None else _Builder().columns()
     return _document(
         tree,
         columns,
-        title=_title(tree) if root is not None else "",
+        title=title,
         lang=(root.attrs.get("lang") or "") if root is not None else "",
         doctype=doctype_match.group(1).decode("ascii", "replace").strip().lower() if doctype_match else "",
         encoding=encoding,
@@ -206,6 +230,7 @@ class _Builder:
         self.block_child: list[int] = []
         self.block_paragraph: list[int] = []
         self.block_flags: list[int] = []
+        self.kept: list[LexborNode] = []  # <head>, <script>, <time> and <h1> nodes, for the page's markup
 
     def walk(self, root: LexborNode) -> None:
         """Depth-first over the tree with an explicit stack (no recursion limit).
@@ -219,6 +244,7 @@ class _Builder:
         path_children, path_parent, path_tag = self.path_children, self.path_parent, self.path_tag
         elem_paths = self.elem_path
         skipped, not_elements, effects = _SKIPPED_IDS, _NOT_ELEMENT_IDS, _TAG_EFFECTS
+        kept_skipped, keep = _KEPT_SKIPPED_IDS, self.kept.append
 
         path_parent.append(-1)
         path_tag.append(root.tag or "html")  # Lexbor's root is always <html>
@@ -262,6 +288,8 @@ class _Builder:
                     pending_space = raw[-1].isspace()
                     continue
                 if tag_id in skipped:
+                    if tag_id in kept_skipped:
+                        keep(node)
                     if tag_id not in not_elements:  # comments and doctypes are no :nth-child
                         elem_index += 1
                     continue
@@ -271,6 +299,8 @@ class _Builder:
                     continue
                 stack.append((children, elem, path, paragraph, context, child_index, elem_index))
                 effect = effects.get(tag_id, 0)
+                if effect & _KEPT:
+                    keep(node)
                 depth += 1
                 if depth < MAX_DEPTH:
                     add_parent(elem)
@@ -317,6 +347,7 @@ class _Builder:
             block_child=np.where(flags & _FLATTENED, -1, _int32(self.block_child)).astype(np.int32),
             block_paragraph=_int32(self.block_paragraph),
             block_flags=flags,
+            kept=self.kept,
         )
 
 
@@ -329,7 +360,7 @@ def _document(
         elem_parent=columns.elem_parent,
         elem_nth=columns.elem_nth,
         elem_path=columns.elem_path,
-        attributes=TreeAttributes(tree, columns.elem_address, lists_repeat_matches=_LISTS_REPEAT_MATCHES),
+        attributes=TreeAttributes(tree, columns.elem_address, columns.kept, lists_repeat_matches=_LISTS_REPEAT_MATCHES),
         path_parent=columns.path_parent,
         path_tag=columns.path_tag,
         texts=columns.texts,

@@ -24,12 +24,17 @@ class AdmissionLimit:
     def admit(self, weight: int = 1) -> Iterator[None]:
         """Hold ``weight`` slots for the duration of the block."""
         if self.in_flight + weight > self.capacity:
-            raise Overloaded(
-                f"{self.in_flight} documents in flight, limit {self.capacity}; retry in {self.retry_after_s:g} s",
-                self.retry_after_s,
-            )
+            raise Overloaded(self.refusal(), self.retry_after_s)
         self.in_flight += weight
         try:
             yield
         finally:
             self.in_flight -= weight
+
+    def full(self) -> bool:
+        """Whether not even one more document would be admitted now."""
+        return self.in_flight >= self.capacity
+
+    def refusal(self) -> str:
+        """Why work is refused now, for the client."""
+        return f"{self.in_flight} documents in flight, limit {self.capacity}; retry in {self.retry_after_s:g} s"

@@ -13,9 +13,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-DEFAULT_WINDOW_BLOCKS = 2048
-DEFAULT_OVERLAP_BLOCKS = 256
-
 
 @dataclass(frozen=True, slots=True)
 class Window:
@@ -27,7 +24,7 @@ class Window:
     keep_stop: int
 
 
-def windows(length: int, size: int = DEFAULT_WINDOW_BLOCKS, overlap: int = DEFAULT_OVERLAP_BLOCKS) -> list[Window]:
+def windows(length: int, size: int, overlap: int) -> list[Window]:
     """Overlapping windows covering ``length`` blocks; their kept ranges tile it exactly once."""
     if not 0 <= overlap < size:
         raise ValueError(f"overlap {overlap} must be in [0, {size})")

@@ -25,7 +25,7 @@ import onnx
 from service.evaluation.metrics import PRF, Confusion, word_prf, word_tokens
 from service.features.boilernet import SCHEMA_NAME, SCHEMA_VERSION, BlockEncoder, build_vocabulary
 from service.models.store import ModelStore
-from service.output.render import render_text
+from service.output.formats import render_text
 from service.runtime.sessions import create_session
 from service.runtime.windows import pad_batch
 from service.training.bilstm_model import (

@@ -25,7 +25,7 @@ from service.backends.onnx_features import FeatureFunction
 from service.evaluation.metrics import PRF, Confusion, word_prf, word_tokens
 from service.features.units import UNITS, count_units
 from service.models.store import ModelStore
-from service.output.render import render_text
+from service.output.formats import render_text
 from service.training.data import LabeledDocument, TrainingData, load_training_data
 from service.training.sklearn_export import Converter, check_parity, onnx_probabilities, to_onnx
 

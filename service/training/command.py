@@ -21,6 +21,7 @@ TRAINERS: dict[str, str] = {
     "svm": "service.training.svm",
     "mlp": "service.training.mlp",
     "ensemble": "service.training.ensemble",
+    "page_type": "service.training.page_type",
 }
 DEFAULT_SEED = 20261121
 

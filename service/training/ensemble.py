@@ -41,7 +41,8 @@ from typing import Any
 import numpy as np
 
 from service.backends.base import Backend, BlockLabels
-from service.backends.ensemble import PeerMember, member_models, peers_available
+from service.backends.ensemble import member_models
+from service.backends.peers import PeerMember, peers_available
 from service.features.stack import SCHEMA_NAME, SCHEMA_VERSION, StackLayout, stack_features
 from service.models.store import ModelStore
 from service.paths import MODEL_STORE

@@ -6,7 +6,7 @@ from fastapi import APIRouter
 
 from service.api.deps import API_KEY, State
 from service.api.schemas import BackendInfo, BackendsResponse
-from service.runtime.backends import execution_provider
+from service.backends.enabled import execution_provider
 
 router = APIRouter(tags=["operations"], dependencies=API_KEY)
 

@@ -25,7 +25,7 @@ from service.api.schemas import (
     request_body,
 )
 from service.errors import ExtractionError
-from service.fetching.fetcher import media_type
+from service.parsing.content_type import media_type
 from service.parsing.page_check import check_page
 from service.pipeline import Extraction
 
@@ -35,7 +35,7 @@ router = APIRouter(tags=["extraction"], dependencies=API_KEY)
 @router.post(
     "/extract/batch",
     response_model=BatchResponse,
-    responses=error_responses(400, 401, 413, 415, 422, 429),
+    responses=error_responses(400, 401, 408, 413, 415, 422, 429),
     summary="Extract many pages in one request",
     openapi_extra=request_body(
         BatchRequest, {"documents": [{"html": EXAMPLE_HTML}, {"html": "<p>Two</p>"}]}, raw_html=False
@@ -51,7 +51,7 @@ async def extract_batch(request: Request, state: State) -> Response:
     """
     if media_type(request.headers.get("content-type", ""))[0] != "application/json":
         raise UnsupportedMediaType("send the batch as application/json")
-    batch = parse_json(await read_body(request, state.settings.max_body_bytes), BatchEnvelope)
+    batch = parse_json(await read_body(request, state.settings), BatchEnvelope)
     label_backend(request, state, batch.backend)
     state.extractor.backend(batch.backend)  # an unknown backend fails the request, not each document
     limit = state.settings.max_batch_documents
@@ -73,7 +73,7 @@ def _job(document: object, batch: BatchEnvelope) -> Job | Exception:
         return RequestValidationError([{**e, "loc": ("document", *e["loc"])} for e in error.errors()])
     except ExtractionError as error:
         return error
-    return Job(page, batch.backend, batch.format)
+    return Job(page, batch.backend, batch.extraction_options())
 
 
 def _result(state: AppState, outcome: Extraction | Exception, batch: BatchEnvelope) -> ExtractResponse | ErrorResponse:

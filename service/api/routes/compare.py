@@ -12,6 +12,7 @@ from service.api.deps import API_KEY, State, label_backend
 from service.api.extraction import Job, compare_backends, run_extractions
 from service.api.responses import as_json, to_compare
 from service.api.schemas import (
+    ALL_BACKENDS,
     EXAMPLE_HTML,
     CompareOptions,
     CompareRequest,
@@ -19,7 +20,6 @@ from service.api.schemas import (
     error_responses,
     request_body,
 )
-from service.metrics import ALL_BACKENDS
 
 router = APIRouter(tags=["extraction"], dependencies=API_KEY)
 
@@ -27,14 +27,14 @@ router = APIRouter(tags=["extraction"], dependencies=API_KEY)
 @router.post(
     "/compare",
     response_model=CompareResponse,
-    responses=error_responses(400, 401, 413, 415, 422, 429),
+    responses=error_responses(400, 401, 408, 413, 415, 422, 429),
     summary="Run every backend on the same page and compare them",
     openapi_extra=request_body(CompareRequest, {"html": EXAMPLE_HTML}, raw_html=True),
 )
 async def compare(request: Request, state: State, options: Annotated[CompareOptions, Query()]) -> Response:
     """Texts, per-block scores and labels, pairwise agreement and timings of each backend on one page."""
     label_backend(request, state, ALL_BACKENDS)
-    page, chosen = await read_page(request, state.settings.max_body_bytes, options, CompareRequest)
+    page, chosen = await read_page(request, state.settings, options, CompareRequest)
     names = compare_backends(state, chosen.backends)
-    extractions = await run_extractions(state, [Job(page, name, chosen.format) for name in names])
+    extractions = await run_extractions(state, [Job(page, name, chosen.extraction_options()) for name in names])
     return as_json(to_compare(extractions, chosen.include_blocks))

@@ -9,9 +9,10 @@ from fastapi.responses import Response
 
 from service.api.body import Page, read_page
 from service.api.deps import API_KEY, AppState, State, label_backend
-from service.api.extraction import Job, compare_backends, fetch_page, refuse_when_full, run_extractions
+from service.api.extraction import Job, compare_backends, fetch_page, run_extractions
 from service.api.responses import as_json, fetch_fields, to_compare, to_response
 from service.api.schemas import (
+    ALL_BACKENDS,
     EXAMPLE_HTML,
     CompareResponse,
     ExtractOptions,
@@ -22,7 +23,6 @@ from service.api.schemas import (
     error_responses,
     request_body,
 )
-from service.metrics import ALL_BACKENDS
 
 router = APIRouter(tags=["extraction"], dependencies=API_KEY)
 
@@ -38,9 +38,9 @@ async def _answer(
     """One backend's result, or every backend's side by side when ``backend`` is ``all``."""
     if backend == ALL_BACKENDS:
         names = compare_backends(state, None)
-        extractions = await run_extractions(state, [Job(page, name, options.format) for name in names])
+        extractions = await run_extractions(state, [Job(page, name, options.extraction_options()) for name in names])
         return as_json(to_compare(extractions, options.include_blocks, **fields))
-    (extraction,) = await run_extractions(state, [Job(page, backend, options.format)])
+    (extraction,) = await run_extractions(state, [Job(page, backend, options.extraction_options())])
     extra = {"fetch": fetch_ms} if fetch_ms is not None else None
     return as_json(to_response(extraction, options.include_blocks, extra_timings_ms=extra, **fields))
 
@@ -48,7 +48,7 @@ async def _answer(
 @router.post(
     "/extract",
     response_model=ExtractResponse | CompareResponse,
-    responses=error_responses(400, 401, 413, 415, 422, 429),
+    responses=error_responses(400, 401, 408, 413, 415, 422, 429),
     summary="Extract the main content of a page you send",
     openapi_extra=request_body(ExtractRequest, {"html": EXAMPLE_HTML, "format": "text"}, raw_html=True),
 )
@@ -58,8 +58,7 @@ async def extract_page(request: Request, state: State, options: Annotated[Extrac
     A raw body takes its options from the query string and its charset from the
     Content-Type; a JSON body carries its options, and the query string is ignored.
     """
-    refuse_when_full(state)  # before the body is read; the metric label stays "none": no backend is known yet
-    page, chosen = await read_page(request, state.settings.max_body_bytes, options, ExtractRequest)
+    page, chosen = await read_page(request, state.settings, options, ExtractRequest)
     label_backend(request, state, chosen.backend)
     return await _answer(state, page, chosen.backend, chosen)
 
@@ -73,7 +72,8 @@ async def extract_page(request: Request, state: State, options: Annotated[Extrac
         422,
         429,
         described={
-            403: "url_not_allowed: a scheme, credentials, port or address the service must not reach (redirects too)",
+            403: "url_not_allowed: a scheme, credentials, port or address the service must not reach (redirects "
+            "too); robots_disallowed: with respect_robots, the host's robots.txt refuses the URL",
             502: "upstream_error, upstream_status (a final answer outside 2xx, unless allow_error_status; the error "
             "carries upstream_status), too_many_redirects, upstream_too_large or upstream_not_html",
             504: "upstream_timeout",
@@ -90,7 +90,9 @@ async def extract_url(request: Request, state: State, options: Annotated[FetchOp
     unless ``allow_error_status`` asks for the error page to be extracted.
     """
     label_backend(request, state, options.backend)
-    fetched, fetch_ms = await fetch_page(state, options.url, allow_error_status=options.allow_error_status)
+    fetched, fetch_ms = await fetch_page(
+        state, options.url, allow_error_status=options.allow_error_status, respect_robots=options.respect_robots
+    )
     page = Page(fetched.body, fetched.charset, fetched.final_url)
     fields = fetch_fields(fetched, options.include_source)
     return await _answer(state, page, options.backend, options, fetch_ms, **fields)

@@ -1,0 +1,52 @@
+"""JSON Lines input (plain or gzip): one :class:`Page` per non-blank line, ``{"url": ..., "html": ...}``.
+
+A line is read at most ``max_page_bytes`` at a time, so a huge line is a
+``too_large`` row without being held in memory; a line that is no JSON is a
+``decode_error`` row, a JSON value without a string ``html`` an ``invalid_record`` row.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import Iterator
+from contextlib import nullcontext
+from typing import BinaryIO
+
+from service.corpus.pages import DECODE_ERROR, INVALID_RECORD, TOO_LARGE, Page
+
+GZIP_MAGIC = b"\x1f\x8b"
+SKIP_CHUNK_BYTES = 1 << 20
+
+
+def read_jsonl(stream: BinaryIO, source: str, max_page_bytes: int) -> Iterator[Page]:
+    """Every non-blank line of the file (gunzipped whatever its name); ``position`` is the line number from 0."""
+    gzipped = stream.read(2) == GZIP_MAGIC
+    stream.seek(0)
+    with gzip.GzipFile(fileobj=stream, mode="rb") if gzipped else nullcontext(stream) as lines:
+        number = -1
+        while line := lines.readline(max_page_bytes + 1):
+            number += 1
+            if len(line) > max_page_bytes and not line.endswith(b"\n"):
+                _skip_rest_of_line(lines)
+                yield Page(source, number, None, error=TOO_LARGE, message=f"the line exceeds {max_page_bytes} bytes")
+            elif line.strip():
+                yield _page(line, source, number)
+
+
+def _skip_rest_of_line(lines: gzip.GzipFile | BinaryIO) -> None:
+    while (chunk := lines.readline(SKIP_CHUNK_BYTES)) and not chunk.endswith(b"\n"):
+        pass
+
+
+def _page(line: bytes, source: str, number: int) -> Page:
+    try:
+        value = json.loads(line)
+    except ValueError as error:  # UnicodeDecodeError is one too
+        return Page(source, number, None, error=DECODE_ERROR, message=f"the line is not JSON: {error}")
+    url = value.get("url") if isinstance(value, dict) else None
+    url = url if isinstance(url, str) else None
+    html = value.get("html") if isinstance(value, dict) else None
+    if not isinstance(html, str):
+        return Page(source, number, url, error=INVALID_RECORD, message='the line is not {"url", "html": string}')
+    return Page(source, number, url, html.encode("utf-8", "surrogatepass"), charset="utf-8")

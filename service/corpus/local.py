@@ -1,0 +1,79 @@
+"""The local engine: a pool of worker processes over the shards, each loading the models once.
+
+Workers are spawned (not forked), so each one builds its own ONNX sessions
+after start-up, pinned to one BLAS thread like the server's workers. They send
+(pages, bytes) after every batch over a queue for the progress bar. A shard
+that fails (an unreadable file, a crashed worker) is reported and the others
+go on; its output stays unwritten, so the next run does it again.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from pathlib import Path
+from queue import Empty
+from typing import Any
+
+from threadpoolctl import threadpool_limits
+
+from service.corpus.batch import BatchExtractor, Options
+from service.corpus.shards import Report, Shard, process_shard
+
+POLL_S = 0.2
+
+# Per worker process: built once by the pool's initializer.
+_worker: dict[str, Any] = {}
+
+
+def _start_worker(options: Options, queue: Any) -> None:
+    threadpool_limits(1, user_api="blas")
+    _worker["extractor"] = BatchExtractor(options)
+    _worker["queue"] = queue
+
+
+def _run_shard(shard: Shard) -> Counter[str]:
+    queue = _worker["queue"]
+    return process_shard(shard, _worker["extractor"], lambda pages, size: queue.put((pages, size)))
+
+
+def run_local(
+    shards: list[Shard], options: Options, workers: int, report: Report
+) -> tuple[dict[Path, Counter[str]], dict[Path, str]]:
+    """Each shard's outcome counts, and the shards that failed with why."""
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue()
+    counts: dict[Path, Counter[str]] = {}
+    failed: dict[Path, str] = {}
+    largest_first = sorted(shards, key=lambda shard: shard.size_bytes, reverse=True)
+    processes = min(workers, len(shards))  # a worker with no shard would only load the models
+    with ProcessPoolExecutor(processes, context, initializer=_start_worker, initargs=(options, queue)) as pool:
+        running: dict[Future[Counter[str]], Shard] = {pool.submit(_run_shard, s): s for s in largest_first}
+        while running:
+            done, _ = wait(running, timeout=POLL_S, return_when=FIRST_COMPLETED)
+            _drain(queue, report)
+            for future in done:
+                shard = running.pop(future)
+                _collect(future, shard, counts, failed)
+    _drain(queue, report)
+    return counts, failed
+
+
+def _collect(
+    future: Future[Counter[str]], shard: Shard, counts: dict[Path, Counter[str]], failed: dict[Path, str]
+) -> None:
+    try:
+        counts[shard.input] = future.result()
+    except Exception as error:  # the shard is redone by the next run; the others go on
+        failed[shard.input] = f"{type(error).__name__}: {error}"
+
+
+def _drain(queue: Any, report: Callable[[int, int], None]) -> None:
+    while True:
+        try:
+            pages, size = queue.get_nowait()
+        except Empty:
+            return
+        report(pages, size)

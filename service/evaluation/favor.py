@@ -1,0 +1,78 @@
+"""``eval --favor-sweep``: word precision, recall and F1 of each backend at each threshold shift.
+
+Each page is parsed and classified once per backend; every shift then only
+relabels, keeps whole paragraphs and renders, as the pipeline does. The shifts
+:mod:`service.backends.favor` ships are the widest each way whose mean word F1
+stays within :data:`F1_TOLERANCE` of the unshifted one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from service.backends.coherence import whole_paragraphs
+from service.backends.favor import PRECISION, RECALL, shift_labels
+from service.evaluation.datasets import Page
+from service.evaluation.metrics import PRF, word_prf, word_tokens
+from service.evaluation.progress import Progress
+from service.output.formats import render_text
+from service.parsing.lexbor import parse_html
+from service.pipeline import Extractor
+
+DEFAULT_SHIFTS = (-0.4, -0.3, -0.2, -0.15, -0.1, -0.05, 0.0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4)
+# How much mean word F1 a favor may give up for its side.
+F1_TOLERANCE = 0.02
+
+
+@dataclass(frozen=True, slots=True)
+class SweepRow:
+    backend: str
+    shift: float
+    score: PRF  # mean over pages with gold text
+
+
+def sweep(
+    pages: Sequence[Page], extractor: Extractor, backends: Sequence[str], shifts: Sequence[float]
+) -> list[SweepRow]:
+    """Mean word P/R/F1 of every backend at every shift, over the pages that have gold text."""
+    scores: dict[tuple[str, float], list[PRF]] = {(b, s): [] for b in backends for s in shifts}
+    with Progress(len(pages), "favor sweep") as bar:
+        for page in pages:
+            if page.main_content.strip():
+                gold = word_tokens(page.main_content)
+                document = parse_html(page.html())
+                for name in backends:
+                    labels = extractor.backend(name).classify(document)
+                    for shift in shifts:
+                        keep = whole_paragraphs(document, shift_labels(labels, shift)).labels
+                        scores[(name, shift)].append(word_prf(word_tokens(render_text(document, keep)), gold))
+            bar.advance()
+    return [SweepRow(b, s, PRF.mean(scores[(b, s)])) for b in backends for s in shifts]
+
+
+def chosen_shifts(rows: Sequence[SweepRow]) -> dict[str, dict[str, float]]:
+    """Per backend, the widest shift each way whose F1 stays within :data:`F1_TOLERANCE` of shift 0."""
+    chosen: dict[str, dict[str, float]] = {}
+    for backend in dict.fromkeys(row.backend for row in rows):
+        own = [row for row in rows if row.backend == backend]
+        base = next((row.score.f1 for row in own if row.shift == 0), None)
+        if base is None:
+            continue
+        fine = [row.shift for row in own if row.score.f1 >= base - F1_TOLERANCE]
+        chosen[backend] = {PRECISION: max(fine), RECALL: min(fine)}
+    return chosen
+
+
+def format_sweep(rows: Sequence[SweepRow]) -> str:
+    """The sweep as a Markdown table, then the shifts chosen."""
+    lines = ["| backend | shift | word P | word R | word F1 |", "| --- | --- | --- | --- | --- |"]
+    lines += [
+        f"| `{r.backend}` | {r.shift:+.2f} | {r.score.precision:.3f} | {r.score.recall:.3f} | {r.score.f1:.3f} |"
+        for r in rows
+    ]
+    lines.append(f"\nChosen (widest shift within {F1_TOLERANCE} of the unshifted word F1):")
+    lines += [
+        f"{name}: precision {s[PRECISION]:+.2f}, recall {s[RECALL]:+.2f}" for name, s in chosen_shifts(rows).items()
+    ]
+    return "\n".join(lines)

@@ -1,0 +1,73 @@
+"""Dates as pages write them, to ISO 8601 days; dates in URLs.
+
+ISO forms (most structured data) are read by a regular expression, which is
+also the cheapest; free text ("September 4, 2025", "04.09.2025") goes to
+python-dateutil's parser, which is strict enough to refuse prose.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime
+
+from dateutil import parser as dateutil_parser
+
+# Years a page's publication date can fall in (a product number is no date).
+MIN_YEAR, MAX_YEAR = 1990, 2100
+_ISO = re.compile(r"\s*(\d{4})-(\d{1,2})-(\d{1,2})")
+_COMPACT = re.compile(r"\s*(\d{4})(\d{2})(\d{2})(?:T|\b)")  # 20250904 or 20250904T1250
+# /2025/09/04/, /2025-09-04-, /20250904/ in a URL's path.
+_URL_DATE = re.compile(r"/((?:19|20)\d{2})[/-](\d{1,2})[/-](\d{1,2})(?:[/-]|$)|/((?:19|20)\d{2})(\d{2})(\d{2})/")
+_MONTH_ABBREVIATIONS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTH_NUMBERS = {name: i for i, name in enumerate(_MONTH_ABBREVIATIONS, 1)}
+_MONTH_NAME = r"(?P<month>[A-Za-z]{3,9})\.?"
+_MONTH_FIRST = re.compile(rf"\b{_MONTH_NAME}\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<year>\d{{4}})\b")
+_DAY_FIRST = re.compile(rf"\b(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\.?\s+{_MONTH_NAME},?\s+(?P<year>\d{{4}})\b")
+# Longest free text handed to the parser: a byline line, not a paragraph.
+MAX_FREE_TEXT = 60
+_HAS_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
+_DOTTED = re.compile(r"\b\d{1,2}\.\d{1,2}\.\d{4}\b")  # 04.09.2025: day first, as Europe writes it
+_RELATIVE = re.compile(r"\b(?:ago|yesterday|today)\b", re.IGNORECASE)
+# Text around a date in a byline: dateutil is told to skip it.
+_LEADING_WORDS = re.compile(r"^\s*(?:published|posted|updated|last updated|date|on|by\b.*?\bon)\s*:?\s*", re.IGNORECASE)
+
+
+def _day(year: int, month: int, day: int) -> str | None:
+    try:
+        found = date(year, month, day)
+    except ValueError:
+        return None
+    return found.isoformat() if MIN_YEAR <= year <= MAX_YEAR else None
+
+
+def iso_day(text: str | None) -> str | None:
+    """``text`` as ``YYYY-MM-DD``, or None where it is no date with a year (or no plausible one)."""
+    if not text:
+        return None
+    match = _ISO.match(text) or _COMPACT.match(text)
+    if match:
+        return _day(int(match.group(1)), int(match.group(2)), int(match.group(3)))
+    match = _MONTH_FIRST.search(text) or _DAY_FIRST.search(text)
+    if match:  # "September 4, 2025", "4 Sept. 2025": the usual visible forms, without dateutil
+        month = _MONTH_NUMBERS.get(match.group("month")[:3].lower())
+        if month:
+            return _day(int(match.group("year")), month, int(match.group("day")))
+    free = _LEADING_WORDS.sub("", text.strip())
+    if len(free) > MAX_FREE_TEXT or not _HAS_YEAR.search(free) or _RELATIVE.search(free):
+        return None
+    try:
+        parsed = dateutil_parser.parse(
+            free, default=datetime(MIN_YEAR, 1, 1), fuzzy=True, dayfirst=bool(_DOTTED.search(free))
+        )
+    except (ValueError, OverflowError):
+        return None
+    return _day(parsed.year, parsed.month, parsed.day)
+
+
+def url_day(url: str | None) -> str | None:
+    """The date a URL's path carries (``/2025/09/04/slug``), as ``YYYY-MM-DD``."""
+    match = _URL_DATE.search(url or "")
+    if match is None:
+        return None
+    year, month, day = (match.group(1), match.group(2), match.group(3)) if match.group(1) else match.groups()[3:]
+    return _day(int(year), int(month), int(day))

@@ -1,0 +1,270 @@
+"""A page's metadata from its markup: each field from the most trusted source that has it.
+
+The order of the sources per field was chosen on the validation part of the
+WCXB dev pages (``python -m service eval --metadata --part validation``):
+JSON-LD first, then OpenGraph/Twitter cards and named ``<meta>`` tags, then
+``<time>``, what the page's text shows (bylines, dates) and the URL. The
+author and the date are those the page shows its reader where the structured
+data names several (see :func:`_author` and :func:`_published`). Microdata and
+author elements each take a scan of the whole tree, so they are read only for
+the author of a dated page whose head and text leave it open (one scan for
+both); microdata dates added nothing on the validation part and are not read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+from urllib.parse import urljoin, urlsplit
+
+from service.metadata.dates import iso_day, url_day
+from service.metadata.fields import Metadata
+from service.metadata.jsonld import ORGANIZATION_TYPES, JsonLd, node_types, parse_json_ld, text_of
+from service.metadata.titles import best_title
+from service.metadata.visible import NOT_A_NAME, Visible
+from service.parsing.document import Document
+from service.parsing.markup import PageMarkup
+
+# <meta> names per field, most trusted first (OpenGraph, Twitter, Dublin Core, Highwire citation_*, CMS ones).
+TITLE_META = ("og:title", "twitter:title", "citation_title", "dc.title", "parsely-title")
+AUTHOR_META = (
+    "author", "article:author", "citation_author", "dc.creator", "parsely-author", "sailthru.author",
+    "byl", "dcterms.creator",
+)  # fmt: skip
+PUBLISHED_META = (
+    "article:published_time", "og:published_time", "citation_publication_date", "citation_date",
+    "dc.date.issued", "dcterms.issued", "dc.date", "dcterms.date", "date", "pubdate", "publishdate",
+    "publish-date", "parsely-pub-date", "sailthru.date", "datepublished", "article.published",
+    "og:article:published_time",
+)  # fmt: skip
+MODIFIED_META = ("article:modified_time", "og:updated_time", "dc.date.modified", "dcterms.modified", "datemodified")
+SITE_META = ("og:site_name", "application-name", "apple-mobile-web-app-title")
+DESCRIPTION_META = ("og:description", "description", "twitter:description", "dc.description")
+IMAGE_META = ("og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src")
+LANGUAGE_META = ("content-language", "dc.language", "og:locale")
+TAG_META = ("article:tag", "parsely-tags", "keywords", "news_keywords")
+MAX_TAGS = 20
+# An author name is a few words; longer text in an author slot is a bio or a sentence.
+MAX_AUTHOR_WORDS = 8
+# Author elements read, in page order, for the first that holds a name.
+MAX_BYLINES = 5
+_BY = re.compile(r"^\s*(?:written\s+by|posted\s+by|by)\s*[:\-]?\s*", re.IGNORECASE)
+_BCP47 = re.compile(r"^[a-zA-Z]{2,3}(?:[-_][a-zA-Z0-9]{2,8})*$")
+
+
+def extract_metadata(document: Document, url: str | None = None, ld: JsonLd | None = None) -> Metadata:
+    """Every field but the page type (the classifier's), from ``document``'s markup (``ld``: its JSON-LD), ``url``."""
+    markup = document.markup
+    meta = _meta_index(markup)
+    ld = ld if ld is not None else parse_json_ld(markup.json_ld)
+    main = ld.main() or {}
+    base = url or ""
+    site_name = _site_name(meta, ld)
+    lines = "\n".join(document.texts)  # the page's text, a block a line: joined once, searched in C
+    seen = Visible(lines)
+    published = _published(document, meta, main, seen, url)
+    author = _author(document, meta, ld, main, seen=seen, text=lines, dated=published is not None)
+    modified = iso_day(_ld_text(main, "dateModified")) or _first_day(meta, MODIFIED_META)
+    canonical = _canonical(markup, meta, base)
+    return Metadata(
+        title=best_title(
+            headline=_ld_text(main, "headline", "name"),
+            meta_titles=[_first(meta, (name,)) for name in TITLE_META],
+            page_title=markup.title,
+            headings=markup.headings,
+            site_name=site_name,
+        ),
+        author=author,
+        date_published=published,
+        date_modified=modified,
+        site_name=site_name,
+        language=_language(document.lang, meta, main),
+        description=_first(meta, DESCRIPTION_META) or _ld_text(main, "description") or None,
+        image=_absolute(_first(meta, IMAGE_META) or _ld_image(ld, main), base or canonical),
+        canonical_url=canonical,
+        tags=_tags(meta, main),
+    )
+
+
+def _meta_index(markup: PageMarkup) -> dict[str, list[str]]:
+    index: dict[str, list[str]] = {}
+    for key, content in markup.meta:
+        index.setdefault(key, []).append(content)
+    return index
+
+
+def _first(meta: dict[str, list[str]], names: Iterable[str]) -> str:
+    return next((meta[name][0] for name in names if name in meta), "")
+
+
+def _named_like(meta: dict[str, list[str]], word: str) -> list[str]:
+    """The <meta> names that contain ``word`` (a CMS's own "w-published-date"), in page order."""
+    return [name for name in meta if word in name]
+
+
+def _first_day(meta: dict[str, list[str]], names: Iterable[str]) -> str | None:
+    return next((d for d in (iso_day(meta[name][0]) for name in names if name in meta) if d), None)
+
+
+def _ld_text(node: dict[str, Any], *keys: str) -> str:
+    return next((t for t in (text_of(node.get(key)) for key in keys) if t), "")
+
+
+def _published(
+    document: Document, meta: dict[str, list[str]], main: dict[str, Any], seen: Visible, url: str | None
+) -> str | None:
+    """The publication day the page shows, else the one its structured data, <time> or URL give.
+
+    The structured publication day where the page shows it; else, for a page
+    that shows its last update in place of its first publication ("Updated
+    August 14, 2025"), the first structured day (modified, <time>) it shows.
+    """
+    published = (
+        iso_day(_ld_text(main, "datePublished", "dateCreated", "uploadDate"))
+        or _first_day(meta, PUBLISHED_META)
+        or _first_day(meta, _named_like(meta, "publish"))
+    )
+    modified = iso_day(_ld_text(main, "dateModified")) or _first_day(meta, MODIFIED_META)
+    timed = [day for day in (iso_day(dt) for dt, _ in document.markup.times) if day]
+    known = {day for day in (published, modified, *timed) if day}
+    shown = published if published in seen.days else next((day for day in seen.days if day in known), None)
+    return shown or published or (timed[0] if timed else None) or url_day(url) or (seen.days[0] if seen.days else None)
+
+
+def _author(
+    document: Document,
+    meta: dict[str, list[str]],
+    ld: JsonLd,
+    main: dict[str, Any],
+    *,
+    seen: Visible,
+    text: str,
+    dated: bool,
+) -> tuple[str, ...]:
+    """The author(s) the page shows, from the most trusted source that agrees with the page's ``text``.
+
+    JSON-LD's and <meta>'s names where the page shows them, else a "By" line,
+    else, on a ``dated`` page, microdata, else an element named for the author
+    (these two scan the whole tree: an undated page is rarely signed, and the
+    scans cost a fifth of the metadata pass), else the structured names the
+    page does not show.
+    """
+    structured = _head_authors(meta, ld, main)
+    shown = tuple(name for name in structured if name in text)
+    if shown:
+        return shown
+    if seen.names:
+        return seen.names[:1]
+    if not dated:
+        return structured
+    return (
+        _names(document.author_marks.microdata)
+        or _names(document.author_marks.bylines[:MAX_BYLINES], first_only=True)
+        or structured
+        or _names(text_of(ld.resolve(v)) for v in _as_list(main.get("author")))  # an organization, at last
+    )
+
+
+def _head_authors(meta: dict[str, list[str]], ld: JsonLd, main: dict[str, Any]) -> tuple[str, ...]:
+    """JSON-LD's author person(s), else <meta> author names, else the Twitter card's "Written by"."""
+    found = _names(_ld_authors(ld, main))
+    if found:
+        return found
+    for name in AUTHOR_META:
+        found = _names(meta.get(name, ()))
+        if found:
+            return found
+    if meta.get("twitter:label1", [""])[0].lower() in {"written by", "author", "by"}:
+        return _names(meta.get("twitter:data1", ()))
+    return ()
+
+
+def _as_list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else [value] if value else []
+
+
+def _ld_authors(ld: JsonLd, main: dict[str, Any]) -> list[str]:
+    """The main node's author, else its main entity's (a QAPage's Question), else the first ranked node's.
+
+    Organizations are left out: a publisher named as author is rarely the byline the page shows.
+    """
+    entity = ld.resolve(main.get("mainEntity"))
+    value = (
+        main.get("author")
+        or main.get("creator")
+        or (entity.get("author") if isinstance(entity, dict) else None)
+        or next((node.get("author") for node in ld.ranked() if node.get("author")), None)
+    )
+    values = [ld.resolve(v) for v in (value if isinstance(value, list) else [value]) if v]
+    return [text_of(v) for v in values if not (isinstance(v, dict) and node_types(v) & ORGANIZATION_TYPES)]
+
+
+def _names(candidates: Iterable[str], *, first_only: bool = False) -> tuple[str, ...]:
+    """Plausible person or team names from ``candidates``, cleaned and without repeats."""
+    out: list[str] = []
+    for candidate in candidates:
+        name = _BY.sub("", " ".join(candidate.split())).strip(" ,|·-–—")
+        if len(name) > 1 and len(name.split()) <= MAX_AUTHOR_WORDS and not NOT_A_NAME.search(name) and name not in out:
+            out.append(name)
+            if first_only:
+                break
+    return tuple(out)
+
+
+def _site_name(meta: dict[str, list[str]], ld: JsonLd) -> str | None:
+    site = _first(meta, SITE_META)
+    if not site:
+        node = ld.first(frozenset({"website"})) or ld.first(frozenset({"organization", "newsmediaorganization"}))
+        site = text_of(node.get("name")) if node else ""
+    return site or None
+
+
+def _language(lang: str, meta: dict[str, list[str]], main: dict[str, Any]) -> str | None:
+    for candidate in (lang, _first(meta, LANGUAGE_META), _ld_text(main, "inLanguage")):
+        tag = candidate.strip().split(",")[0].strip()
+        if _BCP47.match(tag):
+            parts = tag.replace("_", "-").split("-")
+            return "-".join([parts[0].lower(), *(p.upper() if len(p) == 2 else p for p in parts[1:])])
+    return None
+
+
+def _ld_image(ld: JsonLd, main: dict[str, Any]) -> str:
+    image = ld.resolve(main.get("image") or main.get("thumbnailUrl") or "")
+    if isinstance(image, list):
+        image = ld.resolve(image[0]) if image else ""
+    if isinstance(image, dict):
+        return text_of(image.get("url") or image.get("contentUrl") or "")
+    return text_of(image)
+
+
+def _canonical(markup: PageMarkup, meta: dict[str, list[str]], base: str) -> str | None:
+    href = next((h for rel, h in markup.links if "canonical" in rel.split()), "") or _first(meta, ("og:url",))
+    return _absolute(href, base)
+
+
+def _absolute(href: str, base: str | None) -> str | None:
+    """``href`` resolved against ``base``; None where it is no http(s) URL."""
+    if not href:
+        return None
+    resolved = urljoin(base, href) if base and not href.startswith(("https://", "http://")) else href
+    return resolved if urlsplit(resolved).scheme in {"http", "https"} else None
+
+
+def _tags(meta: dict[str, list[str]], main: dict[str, Any]) -> tuple[str, ...]:
+    keywords = main.get("keywords")
+    values: list[str] = []
+    if isinstance(keywords, list):
+        values = [text_of(k) for k in keywords]
+    elif isinstance(keywords, str):
+        values = keywords.split(",")
+    if not values:
+        name = next((n for n in TAG_META if n in meta), None)
+        if name is not None:
+            values = meta[name] if len(meta[name]) > 1 else meta[name][0].split(",")
+    out: list[str] = []
+    for value in values:
+        tag = " ".join(value.split())
+        if tag and tag not in out:
+            out.append(tag)
+    return tuple(out[:MAX_TAGS])

@@ -1,0 +1,244 @@
+"""What kind of page this is (article, forum, product, ...): features, and the model that reads them.
+
+The features are a function of the Document, its metadata and its URL, with
+a schema version, shared verbatim by ``python -m service train page_type``
+and serving. The model is a multinomial logistic regression over
+standardised features, small enough to ship as a JSON of coefficients in the
+model store (with a manifest entry and a sha256 like every model) and to run
+as one matrix product: no ONNX session for 40 numbers.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import cached_property
+from itertools import repeat
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import numpy as np
+
+from service.metadata.fields import PAGE_TYPES, Metadata
+from service.metadata.jsonld import ARTICLE_TYPES, FORUM_TYPES, PRODUCT_TYPES
+from service.models.store import ModelError, ModelStore
+from service.parsing.document import Document
+
+MODEL_NAME = "page_type"
+SCHEMA_NAME = "page-type-features"
+SCHEMA_VERSION = 4
+
+_LD_GROUPS: dict[str, frozenset[str]] = {
+    "ld_article": ARTICLE_TYPES,
+    "ld_forum": FORUM_TYPES,
+    "ld_product": PRODUCT_TYPES,
+    "ld_collection": frozenset({"collectionpage", "itemlist", "searchresultspage", "offercatalog"}),
+    "ld_faq_howto": frozenset({"faqpage", "howto"}),
+    "ld_business": frozenset({"organization", "localbusiness", "service", "professionalservice", "corporation"}),
+    "ld_docs": frozenset({"techarticle", "apireference", "softwaresourcecode"}),
+    "ld_breadcrumb": frozenset({"breadcrumblist"}),
+}
+# Words in a URL's path that say what kind of page it is.
+_URL_GROUPS: dict[str, re.Pattern[str]] = {
+    name: re.compile(rf"(?:^|[/_.-])(?:{words})(?:$|[/_.-])")
+    for name, words in {
+        "url_article": r"blog|blogs|news|article|articles|post|posts|story|stories|insights|(?:19|20)\d\d",
+        "url_forum": r"forum|forums|thread|threads|topic|topics|discussion|discussions|community|questions|t|r"
+        r"|comments",
+        "url_product": r"product|products|p|dp|item|items|shop|store|buy",
+        "url_collection": r"category|categories|collection|collections|c|tag|tags|archive|catalog|browse|search|list",
+        "url_docs": r"docs|doc|documentation|reference|api|guide|guides|manual|learn|wiki|help|kb|support|tutorial",
+        "url_service": r"services|service|solutions|pricing|contact|about|features|plans|company|careers|demo",
+    }.items()
+}
+_TAG_COUNTS = {
+    "n_article": {"article"},
+    "n_li": {"li"},
+    "n_h2_h3": {"h2", "h3"},
+    "n_img": {"img", "picture"},
+    "n_form": {"form", "input", "button", "select", "textarea"},
+    "n_pre_code": {"pre", "code"},
+    "n_table": {"table"},
+    "n_time": {"time"},
+}
+_BLOCK_SHARES = {
+    "in_li": {"li"},
+    "in_table": {"td", "th"},
+    "in_pre": {"pre", "code"},
+    "in_heading": {"h1", "h2", "h3", "h4", "h5", "h6"},
+    "in_nav": {"nav", "header", "footer", "aside"},
+}
+_LETTERS = re.compile(r"[a-z]+")
+_WORD = re.compile(r"\w+")
+# Every tag of a group to the group's index (the groups are disjoint): one lookup per tag path.
+# The group of a tag, 1-based (0: any other tag).
+_SHARE_GROUP = {tag: i for i, tags in enumerate(_BLOCK_SHARES.values(), 1) for tag in tags}
+_COUNT_GROUP = {tag: i for i, tags in enumerate(_TAG_COUNTS.values(), 1) for tag in tags}
+FEATURES: tuple[str, ...] = (
+    "log_blocks", "log_chars", "log_mean_block_chars", "link_char_share", "link_block_share",
+    *_BLOCK_SHARES, *(f"log_{name}" for name in _TAG_COUNTS), *_LD_GROUPS,
+    "og_article", "og_product", "og_website", "has_author", "has_published", "has_modified", "has_description",
+    *_URL_GROUPS, "url_depth", "url_root", "url_query", "url_number",
+)  # fmt: skip
+N_FEATURES = len(FEATURES)
+
+
+def page_type_features(document: Document, metadata: Metadata, ld_types: set[str], url: str | None) -> np.ndarray:
+    """The :data:`FEATURES` of one page (float32, schema :data:`SCHEMA_VERSION`); ``ld_types``: its JSON-LD types."""
+    values: list[float] = []
+    texts = document.texts
+    chars = np.fromiter(map(len, texts), dtype=np.float64, count=len(texts))
+    total = float(chars.sum()) or 1.0
+    in_link = document.block_in_link
+    values += [
+        np.log1p(len(texts)),
+        np.log1p(total),
+        np.log1p(total / max(len(texts), 1)),
+        float(chars[in_link].sum()) / total,
+        float(in_link.mean()) if len(texts) else 0.0,
+    ]
+    # a block's paragraph is its nearest block-level ancestor: its tag says list item, cell, heading, nav ...
+    # dict.get with a default, mapped in C (a defaultdict would keep every tag name a page invents)
+    share_group = np.fromiter(map(_SHARE_GROUP.get, document.path_tag, repeat(0)), np.int32)
+    count_group = np.fromiter(map(_COUNT_GROUP.get, document.path_tag, repeat(0)), np.int32)
+    paragraph_group = share_group[document.elem_path[document.block_paragraph]]
+    shares = np.bincount(paragraph_group, weights=chars, minlength=len(_BLOCK_SHARES) + 1)[1:] / total
+    counts = np.bincount(count_group[document.elem_path], minlength=len(_TAG_COUNTS) + 1)[1:]
+    values += [*shares.tolist(), *np.log1p(counts).tolist()]
+    values += [float(bool(ld_types & group)) for group in _LD_GROUPS.values()]
+    og = og_type(document)
+    values += [float(og == "article"), float("product" in og), float(og == "website")]
+    values += [
+        float(bool(metadata.author)),
+        float(metadata.date_published is not None),
+        float(metadata.date_modified is not None),
+        float(metadata.description is not None),
+    ]
+    parts = urlsplit(url or metadata.canonical_url or "")
+    path = parts.path.lower()
+    values += [float(bool(pattern.search(path))) for pattern in _URL_GROUPS.values()]
+    segments = [s for s in path.split("/") if s]
+    values += [len(segments), float(not segments), float(bool(parts.query)), float(bool(re.search(r"\d{4,}", path)))]
+    return np.asarray(values, dtype=np.float32)
+
+
+def og_type(document: Document) -> str:
+    """The page's OpenGraph type, lower-cased ("" where it has none)."""
+    return next((v for k, v in document.markup.meta if k == "og:type"), "").lower()
+
+
+def page_words(metadata: Metadata, ld_types: set[str], og: str, url: str | None) -> set[str]:
+    """The page's words that name its kind: its URL path's and title's words, its JSON-LD and OpenGraph types.
+
+    Prefixed by where they come from (``u_blog``, ``t_best``, ``ld_product``, ``og_article``); the model
+    keeps those seen on at least a few training pages as yes/no features.
+    """
+    path = urlsplit(url or metadata.canonical_url or "").path.lower()
+    words = {f"u_{w}" for w in _LETTERS.findall(path)}
+    words.update(f"t_{w}" for w in _WORD.findall((metadata.title or "").lower()))
+    words.update(f"ld_{t}" for t in ld_types)
+    if og:
+        words.add(f"og_{og}")
+    return words
+
+
+@dataclass(frozen=True)
+class PageTypeModel:
+    """Standardise, multiply, softmax: the page type and its probability.
+
+    A row is the :data:`FEATURES` then one yes/no column per word of ``vocabulary`` (see :func:`page_words`).
+    """
+
+    classes: tuple[str, ...]
+    vocabulary: tuple[str, ...]
+    mean: np.ndarray  # per column; 0 for the word columns
+    scale: np.ndarray  # per column; 1 for the word columns
+    coef: np.ndarray  # classes × columns
+    intercept: np.ndarray
+
+    @cached_property
+    def _columns(self) -> dict[str, int]:
+        return {word: N_FEATURES + i for i, word in enumerate(self.vocabulary)}
+
+    def row(self, features: np.ndarray, words: set[str]) -> np.ndarray:
+        """The model's input for one page: its features and which vocabulary words it has."""
+        row = np.zeros(N_FEATURES + len(self.vocabulary))
+        row[:N_FEATURES] = features
+        columns = self._columns
+        row[[columns[word] for word in words if word in columns]] = 1.0
+        return row
+
+    @cached_property
+    def _folded(self) -> tuple[np.ndarray, np.ndarray]:
+        """The standardisation folded into the weights: one matrix product a page."""
+        weights = (self.coef / self.scale).T
+        return weights, self.intercept - (self.mean / self.scale) @ self.coef.T
+
+    def probabilities(self, features: np.ndarray) -> np.ndarray:
+        weights, bias = self._folded
+        logits = features @ weights + bias
+        logits = logits - logits.max(axis=-1, keepdims=True)
+        exp = np.exp(logits)
+        return exp / exp.sum(axis=-1, keepdims=True)
+
+    def predict(self, row: np.ndarray) -> tuple[str, float]:
+        probabilities = self.probabilities(row)
+        best = int(np.argmax(probabilities))
+        return self.classes[best], float(probabilities[best])
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "schema": SCHEMA_NAME,
+            "schema_version": SCHEMA_VERSION,
+            "features": list(FEATURES),
+            "classes": list(self.classes),
+            "vocabulary": list(self.vocabulary),
+            "mean": self.mean.tolist(),
+            "scale": self.scale.tolist(),
+            "coef": self.coef.tolist(),
+            "intercept": self.intercept.tolist(),
+        }
+
+    @classmethod
+    def from_json(cls, record: dict[str, object], source: str) -> PageTypeModel:
+        """The model in ``record``; refuses another feature schema or a shape that does not fit."""
+        if record.get("schema") != SCHEMA_NAME or record.get("schema_version") != SCHEMA_VERSION:
+            raise ModelError(f"{source}: trained on features {record.get('schema')!r} v{record.get('schema_version')}")
+        if record.get("features") != list(FEATURES):
+            raise ModelError(f"{source}: its feature list differs from this code's; retrain it")
+        try:
+            model = cls(
+                classes=tuple(str(c) for c in record["classes"]),  # type: ignore[attr-defined]
+                vocabulary=tuple(str(w) for w in record["vocabulary"]),  # type: ignore[attr-defined]
+                mean=np.asarray(record["mean"], dtype=np.float64),
+                scale=np.asarray(record["scale"], dtype=np.float64),
+                coef=np.asarray(record["coef"], dtype=np.float64),
+                intercept=np.asarray(record["intercept"], dtype=np.float64),
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise ModelError(f"{source}: malformed page-type model: {error}") from error
+        columns = N_FEATURES + len(model.vocabulary)
+        shapes_fit = model.coef.shape == (len(model.classes), columns) and model.mean.shape == (columns,)
+        if not shapes_fit or model.scale.shape != (columns,) or model.intercept.shape != (len(model.classes),):
+            raise ModelError(f"{source}: coefficient shapes do not fit {N_FEATURES} features and the vocabulary")
+        if not set(model.classes) <= set(PAGE_TYPES):
+            raise ModelError(f"{source}: unknown page types {sorted(set(model.classes) - set(PAGE_TYPES))}")
+        return model
+
+
+def load_page_type_model(store: ModelStore) -> PageTypeModel | None:
+    """The store's page-type model, digest checked; None where the store has none."""
+    if MODEL_NAME not in store.names():
+        return None
+    entry, paths = store.verified(MODEL_NAME)
+    if entry.feature_schema != SCHEMA_NAME or entry.feature_schema_version != SCHEMA_VERSION:
+        raise ModelError(
+            f"model {MODEL_NAME!r} reads features {entry.feature_schema!r} v{entry.feature_schema_version}"
+        )
+    path: Path = paths["model"]
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise ModelError(f"cannot read {path}: {error}") from error
+    return PageTypeModel.from_json(record, str(path))

@@ -1,0 +1,35 @@
+"""One page's whole metadata: the fields from its markup, then the page type from the classifier."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from service.metadata.extract import extract_metadata
+from service.metadata.fields import Metadata
+from service.metadata.jsonld import parse_json_ld
+from service.metadata.page_type import PageTypeModel, load_page_type_model, og_type, page_type_features, page_words
+from service.models.store import ModelStore
+from service.parsing.document import Document
+
+
+class MetadataReader:
+    """Reads a Document's metadata; classifies its page type where a page-type model is loaded."""
+
+    def __init__(self, page_type: PageTypeModel | None = None) -> None:
+        self.page_type = page_type
+
+    def read(self, document: Document, url: str | None = None) -> Metadata:
+        ld = parse_json_ld(document.markup.json_ld)
+        metadata = extract_metadata(document, url, ld)
+        if self.page_type is None:
+            return metadata
+        ld_types = ld.types()
+        features = page_type_features(document, metadata, ld_types, url)
+        words = page_words(metadata, ld_types, og_type(document), url)
+        page_type, confidence = self.page_type.predict(self.page_type.row(features, words))
+        return replace(metadata, page_type=page_type, page_type_confidence=round(confidence, 4))
+
+
+def load_metadata_reader(store: ModelStore) -> MetadataReader:
+    """A reader with the store's page-type model (checked against its sha256), or without one where it has none."""
+    return MetadataReader(load_page_type_model(store))

@@ -1,0 +1,99 @@
+"""What the reader sees: bylines ("By Jane Doe") and dates ("Updated August 14, 2025") in the page's text.
+
+Structured data often says something else than the page (a CMS user name as
+author, the first publication where the page shows its last update); the
+WCXB annotators, like readers, take what the page shows. One pass over the
+short blocks, with a cheap test before any parse.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cached_property
+
+from service.metadata.dates import iso_day
+
+# How many bylines and dates are kept, in page order.
+MAX_FOUND = 8
+# "By Jane Doe" on one line, or "By" alone and the name on the next (a link).
+# Case spelled out, and the line break first: a pattern with a literal start is searched for in C, 4 times faster.
+_BY_LINE = re.compile(
+    r"\n(?:[Bb]y|BY|[Ww]ritten [Bb]y|[Pp]osted [Bb]y|[Aa]uthored [Bb]y|[Aa]uthors?|[Cc]ontributors?)"
+    r"[ \t]*:?(?:[ \t]*\n|[ \t]+)([^\n]+)"
+)
+# A year: where a date may be; the full date pattern is tried only around one.
+_YEAR = re.compile(r"(?:19|20)\d\d")  # no look-around: four times faster; the date pattern checks the edges
+# How far before a year a date can start ("September 30th, " is 16 characters).
+DATE_REACH = 20
+DATE_REACH_AFTER = 12
+# Years looked at around dates, at most (a listing of 200 dated cards needs only its first few).
+MAX_YEARS = 16
+MAX_SCAN_CHARS = 40_000
+# A name: up to six words, the first capitalised; what follows a separator (" · ", " | ", " on ") is dropped.
+_NAME_END = re.compile(r"\s+(?:[|·•—–]|-\s|on\s+\w+\s+\d|on\s+\d|published|updated|posted)|,\s*(?:\d|updated)", re.I)
+_NAME = re.compile(r"^[A-ZÀ-Þ][\w.'’-]*(?:\s+(?:[A-ZÀ-Þ][\w.'’-]*|and|&|de|van|von|der|da|di|la|le|,))*$")
+MAX_NAME_WORDS = 6
+# Not a person: a URL or path, a handle, a number, or the label or button an author element also holds.
+NOT_A_NAME = re.compile(
+    r"https?://|^/|www\.|@|\d{3,}"
+    r"|^(?:admin|administrator|authors?|staff|unknown|log ?in|sign ?in|sign ?up|register|search"
+    r"|advertise|contributors?|editors?|guest|anonymous|menu|home|share|subscribe|about the author|written by|member"
+    r"|role|category|name|community|topic author|company (?:type|size)|use case|modality)$|[:*]$",
+    re.IGNORECASE,
+)
+_MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_DATE_SPAN = re.compile(
+    rf"\b{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+(?:19|20)\d\d\b"
+    rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\.?\s+{_MONTHS},?\s+(?:19|20)\d\d\b"
+    r"|\b(?:19|20)\d\d-\d{2}-\d{2}\b|\b\d{1,2}[/.]\d{1,2}[/.](?:19|20)\d\d\b",
+    re.IGNORECASE,
+)
+
+
+def _name(text: str) -> str | None:
+    text = _NAME_END.split(text, maxsplit=1)[0].strip(" ,.:;|·")
+    if not text or len(text.split()) > MAX_NAME_WORDS or not _NAME.match(text) or NOT_A_NAME.search(text):
+        return None
+    return text
+
+
+class Visible:
+    """Bylines' names and dates as the page shows them, in page order; each found on first use.
+
+    Only the first :data:`MAX_SCAN_CHARS` characters of ``lines`` (the page's blocks, one a line)
+    are read: a page shows its byline and date near its title.
+    """
+
+    def __init__(self, lines: str) -> None:
+        self._lines = "\n" + lines[:MAX_SCAN_CHARS]
+
+    @cached_property
+    def names(self) -> tuple[str, ...]:
+        """Names after "By", "Written by", "Author:" ..., without repeats."""
+        names: list[str] = []
+        for match in _BY_LINE.finditer(self._lines):
+            name = _name(match.group(1))
+            if name and name not in names:
+                names.append(name)
+                if len(names) >= MAX_FOUND:
+                    break
+        return tuple(names)
+
+    @cached_property
+    def days(self) -> tuple[str, ...]:
+        """Dates with a year, as ISO days: the full date pattern is tried only around a year."""
+        lines = self._lines
+        days: list[str] = []
+        searched = 0  # where the date pattern has looked up to: a date is found once
+        for count, year in enumerate(_YEAR.finditer(lines)):
+            if count >= MAX_YEARS or len(days) >= MAX_FOUND:
+                break
+            start = max(year.start() - DATE_REACH, searched)
+            # "2025-09-04", "04.09.2025": the year may come first, so the window reaches past it too
+            span = _DATE_SPAN.search(lines, start, year.end() + DATE_REACH_AFTER)
+            if span is not None:
+                searched = span.end()
+                day = iso_day(span.group(0))
+                if day:
+                    days.append(day)
+        return tuple(days)

@@ -1,0 +1,35 @@
+"""What a caller may ask of one extraction beyond the page and the backend: one record for every entry point.
+
+The Python API, the CLI and the HTTP API all build an :class:`Options`; the
+pipeline reads it. It knows nothing of HTTP.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from service.backends.favor import BALANCED, FAVORS
+from service.output.formats import TEXT, output_format
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """One extraction's choices; the defaults give what the service gave before they existed."""
+
+    format: str = TEXT  # a name in service.output.formats.FORMATS; text is always there too
+    favor: str = BALANCED  # precision, balanced or recall: moves the backend's threshold
+    # None: an article's comment thread goes, a page made of comments keeps them (service.backends.pruning);
+    # False drops every block in a comment thread, True none
+    include_comments: bool | None = None
+    include_links: bool = True  # links in html and markdown
+    include_images: bool = False  # images (lazy-load attributes resolved) in html and markdown
+    include_tables: bool = True  # False leaves data tables out (a table holding most of the text stays)
+    include_title: bool = False  # the page's title once, as the first heading
+    front_matter: bool = False  # markdown only: a YAML front matter with title, url and backend
+    target_selector: str | None = None  # CSS: only what these elements hold is classified
+    remove_selector: str | None = None  # CSS: these elements are removed before classification
+
+    def __post_init__(self) -> None:
+        output_format(self.format)  # UnknownFormat, listing the known ones
+        if self.favor not in FAVORS:
+            raise ValueError(f"unknown favor {self.favor!r}; known: {', '.join(FAVORS)}")

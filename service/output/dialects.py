@@ -1,0 +1,139 @@
+"""Plain text and Markdown: one line layout, two dialects (how each writes a paragraph, a heading, a cell, a grid).
+
+Plain text layout, the one the WCXB ground truth uses: paragraphs and
+headings separated by blank lines; list items on their own lines marked
+``- `` or ``N. `` (nested items indented under their parent), one newline
+between items of one list; table rows one per line with the cells of a row
+joined by ``" | "``; ``<br>`` is a newline inside a paragraph; pre text kept
+as it is (except that runs of blank lines collapse to one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from service.output.markup import (
+    BACKTICK_RUNS,
+    MARKDOWN_HARD_BREAK,
+    MD_LINE_START,
+    MarkdownMarkup,
+    code_language,
+    escape_line_start,
+    write_inline,
+)
+from service.output.tree import HEADING_TAGS, Container, Paragraph
+from service.parsing.document import Document
+
+PARAGRAPH_GAP = "\n\n"
+# Wider tables (or cells placed that far right) are written a row per line.
+MAX_GRID_COLUMNS = 24
+
+
+class LineDialect:
+    """How a line-based format writes each part of the layout; the defaults write no markup."""
+
+    # Rows of a table that is not laid out as a grid are joined with this.
+    row_separator = "\n"
+    # What a <br> becomes inside a paragraph.
+    hard_break = "\n"
+    # Between the paragraphs (and nested lists) of one list item.
+    item_gap = "\n"
+
+    def __init__(self, document: Document) -> None:
+        self.document = document
+
+    def inline(self, paragraph: Paragraph, *, one_line: bool = False) -> str:
+        text = paragraph.plain()
+        return text.replace("\n", " ") if one_line else text
+
+    def flatten(self, text: str) -> str:
+        """Laid-out lines as one line (a table cell holding lists or paragraphs)."""
+        return " ".join(text.replace(self.hard_break, " ").split())
+
+    def paragraph(self, paragraph: Paragraph) -> str:
+        if paragraph.kind == "pre":
+            return self.preformatted(paragraph.plain(), code_language(self.document, paragraph.elem))
+        if paragraph.kind in HEADING_TAGS:
+            return self.heading(int(paragraph.kind[1]), self.inline(paragraph, one_line=True))
+        return self.escape_line_starts(self.inline(paragraph))
+
+    def preformatted(self, text: str, language: str) -> str:
+        return text.strip("\n").rstrip()
+
+    def heading(self, level: int, text: str) -> str:
+        return text
+
+    def escape_line_starts(self, text: str) -> str:
+        return text
+
+    def quote(self, body: str) -> str:
+        return body
+
+    def cell(self, text: str) -> str:
+        return text
+
+    def grid(self, rows: list[list[tuple[int, str]]]) -> str | None:
+        """Lay a table out as a grid; None where rows as lines will do."""
+        return None
+
+
+class TextDialect(LineDialect):
+    """Plain text: the defaults, with a fast path for the common paragraph."""
+
+    def paragraph(self, paragraph: Paragraph) -> str:
+        if paragraph.kind == "p":  # most of every page: skip the hooks, which add nothing here
+            return paragraph.plain()
+        return LineDialect.paragraph(self, paragraph)
+
+
+class MarkdownDialect(LineDialect):
+    """CommonMark with GFM pipe tables; text escaped where it would read as markup."""
+
+    row_separator = PARAGRAPH_GAP  # rows as lines must not run together into one paragraph
+    item_gap = PARAGRAPH_GAP  # one newline would join an item's second paragraph to its first
+    hard_break = MARKDOWN_HARD_BREAK
+
+    def __init__(self, document: Document, base_url: str | None, *, links: bool = True) -> None:
+        super().__init__(document)
+        self.markup = MarkdownMarkup(document, base_url, links=links)
+
+    def inline(self, paragraph: Paragraph, *, one_line: bool = False) -> str:
+        text = write_inline(paragraph, self.markup)
+        return text.replace(self.hard_break, " ") if one_line else text
+
+    def preformatted(self, text: str, language: str) -> str:
+        longest = max((len(run) for run in BACKTICK_RUNS.findall(text)), default=0)
+        fence = "`" * max(3, longest + 1)  # longer than any backtick run inside, so it cannot close early
+        body = text.strip("\n").rstrip()
+        return f"{fence}{language}\n{body}\n{fence}"
+
+    def heading(self, level: int, text: str) -> str:
+        return f"{'#' * level} {text}"
+
+    def escape_line_starts(self, text: str) -> str:
+        return MD_LINE_START.sub(escape_line_start, text)
+
+    def quote(self, body: str) -> str:
+        return "\n".join(f"> {line}" if line else ">" for line in body.split("\n"))
+
+    def cell(self, text: str) -> str:
+        return text.replace("|", "\\|")
+
+    def grid(self, rows: list[list[tuple[int, str]]]) -> str | None:
+        width = max((column for row in rows for column, _ in row), default=0)
+        if not 0 < width <= MAX_GRID_COLUMNS:
+            return None
+        lines = []
+        for number, row in enumerate(rows):
+            cells = [""] * width
+            for column, text in row:
+                cells[column - 1] = text
+            lines.append(f"| {' | '.join(cells)} |")
+            if number == 0:
+                lines.append(f"|{'---|' * width}")
+        return "\n".join(lines)
+
+
+# The layout's own "each node as lines" (service.output.layout.chunks), handed to the list and table rooms
+# so that they can lay out what their items and cells hold without importing the layout back.
+Chunks = Callable[[list[Container | Paragraph], LineDialect], list[str]]

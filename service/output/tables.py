@@ -1,0 +1,40 @@
+"""Tables in the line layout: a pipe grid where the dialect has one and every cell is plain, else a line per row."""
+
+from __future__ import annotations
+
+from service.output.dialects import PARAGRAPH_GAP, Chunks, LineDialect
+from service.output.tree import Container, Paragraph
+
+CELL_SEPARATOR = " | "
+
+
+def table_lines(node: Container, dialect: LineDialect, chunks: Chunks) -> str:
+    """Lay a table out as a pipe grid where the dialect has one and all cells are plain, else a line per row."""
+    nth = dialect.document.elem_nth
+    before: list[str] = []
+    rows: list[list[tuple[int, str]]] = []
+    simple = True
+    for child in node.children:
+        if not isinstance(child, Container) or child.kind != "tr":
+            before.extend(chunks([child], dialect))
+            simple = simple and isinstance(child, Container) and child.kind == "caption"
+            continue
+        row = []
+        for cell in child.children:
+            if isinstance(cell, Container) and cell.kind in ("td", "th"):
+                paragraphs = [p for p in cell.children if isinstance(p, Paragraph) and p.kind != "pre"]
+                if len(paragraphs) == len(cell.children):
+                    text = " ".join(dialect.inline(p, one_line=True) for p in paragraphs)
+                else:
+                    simple = False
+                    text = dialect.flatten(" ".join(chunks(cell.children, dialect)))
+                row.append((int(nth[cell.elem]), dialect.cell(text)))
+            else:
+                simple = False
+                row.extend((0, dialect.flatten(chunk)) for chunk in chunks([cell], dialect))
+        rows.append(row)
+    grid = dialect.grid(rows) if simple and rows else None
+    if grid is None:
+        lines = [dialect.escape_line_starts(CELL_SEPARATOR.join(text for _, text in row)) for row in rows]
+        grid = dialect.row_separator.join(lines)
+    return PARAGRAPH_GAP.join([*before, grid]) if before else grid

@@ -1,0 +1,142 @@
+"""What a page says about itself in markup: meta tags, links, JSON-LD, microdata, <time>, bylines.
+
+The block walk skips ``<head>`` and scripts, so these are read from the
+parsed tree on first use (most of them by Lexbor's CSS matcher, in C) and
+handed on as plain strings: the metadata package never sees the tree.
+The tree is reached through :class:`MarkupNode`, the few calls of a
+selectolax node this module needs, so only :mod:`service.parsing.lexbor`
+imports selectolax.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Protocol
+
+# Longest text kept of one element (a byline, a heading, a microdata value): metadata is short.
+MAX_TEXT_CHARS = 300
+# How many of each repeated thing are kept (a listing page has hundreds of <time> and itemprops).
+MAX_ITEMS = 40
+# The tags whose nodes the walk keeps for :func:`collect_markup`.
+MARKUP_TAGS = frozenset({"head", "script", "time", "h1"})
+# Elements whose rel or class say they hold the author's name (forum software: the poster's user name). Case
+# sensitive, no id: each substring test costs a pass of the matcher, a case-insensitive one twice that.
+_BYLINE_CLASS_WORDS = ("author", "byline", "Author", "username", "postuser", "creator")
+_BYLINE_SELECTOR = '[rel="author"], ' + ", ".join(f'[class*="{word}"]' for word in _BYLINE_CLASS_WORDS)
+_AUTHOR_SELECTOR = '[itemprop="author"], ' + _BYLINE_SELECTOR
+_HEAD_SELECTOR = 'meta[content], link[rel~="canonical" i][href], link[rel~="author" i][href], title, script'
+# The attributes that name a <meta>, in the order they are read.
+_META_KEYS = ("property", "name", "itemprop", "http-equiv")
+# Attributes that carry a microdata value instead of the element's text.
+_MICRODATA_VALUE_ATTRIBUTES = ("content", "datetime", "href", "src")
+
+
+class MarkupNode(Protocol):
+    """The calls of a parsed-tree node this module reads (selectolax's ``LexborNode`` has them)."""
+
+    @property
+    def tag(self) -> str | None: ...
+
+    @property
+    def attributes(self) -> dict[str, str | None]: ...
+
+    def css(self, query: str) -> Iterable[MarkupNode]: ...
+
+    def text(self, deep: bool = True, separator: str = "", strip: bool = False) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class PageMarkup:
+    """The page's self-description in <head>, <script>, <time> and <h1>, as strings; empty where absent."""
+
+    title: str = ""  # the <title> text
+    meta: tuple[tuple[str, str], ...] = ()  # (property, name, itemprop or http-equiv lower-cased, content)
+    links: tuple[tuple[str, str], ...] = ()  # (rel lower-cased, href) of <link rel=canonical|author> elements
+    json_ld: tuple[str, ...] = ()  # the text of every <script type="application/ld+json">
+    times: tuple[tuple[str, str], ...] = ()  # (datetime attribute, text) of every <time>
+    headings: tuple[str, ...] = ()  # the text of every <h1>
+
+
+def _clean(text: str | None) -> str:
+    """``text`` with its white space collapsed, cut at :data:`MAX_TEXT_CHARS` (most need only the strip)."""
+    text = (text or "").strip()
+    if "  " in text or "\n" in text or "\t" in text or "\r" in text:
+        text = " ".join(text.split())
+    return text[:MAX_TEXT_CHARS]
+
+
+def collect_markup(kept: Iterable[MarkupNode]) -> PageMarkup:
+    """:class:`PageMarkup` from the <head>, <script>, <time> and <h1> nodes the walk kept, in document order."""
+    meta: list[tuple[str, str]] = []
+    links: list[tuple[str, str]] = []
+    json_ld: list[str] = []
+    times: list[tuple[str, str]] = []
+    headings: list[str] = []
+    title = ""
+    for node in kept:
+        tag, attrs = node.tag, node.attributes
+        if tag == "head":  # one matcher pass over the head, its nodes told apart by tag
+            for child in node.css(_HEAD_SELECTOR):
+                child_tag, child_attrs = child.tag, child.attributes
+                if child_tag == "meta":
+                    key = next((child_attrs[a] for a in _META_KEYS if child_attrs.get(a)), "")
+                    content = _clean(child_attrs.get("content"))
+                    if key and content:
+                        meta.append((key.strip().lower(), content))
+                elif child_tag == "link":
+                    rel, href = child_attrs.get("rel") or "", child_attrs.get("href") or ""
+                    links.append((rel.strip().lower(), href.strip()))
+                elif child_tag == "title":
+                    title = title or _clean(child.text())
+                elif _is_json_ld(child_attrs):
+                    json_ld.append(child.text())
+        elif tag == "script":
+            if _is_json_ld(attrs):
+                json_ld.append(node.text())
+        elif tag == "time" and len(times) < MAX_ITEMS:
+            times.append((_clean(attrs.get("datetime")), _clean(node.text())))
+        elif tag == "h1" and len(headings) < MAX_ITEMS:
+            text = _clean(node.text())
+            if text:
+                headings.append(text)
+    return PageMarkup(
+        title=title, meta=tuple(meta), links=tuple(links), json_ld=tuple(json_ld), times=tuple(times),
+        headings=tuple(headings),
+    )  # fmt: skip
+
+
+def _is_json_ld(attrs: dict[str, str | None]) -> bool:
+    return (attrs.get("type") or "").strip().lower() == "application/ld+json"
+
+
+@dataclass(frozen=True, slots=True)
+class AuthorMarks:
+    """Where the markup names an author outside <head>: microdata, and elements named for it."""
+
+    microdata: tuple[str, ...] = ()  # the values of itemprop="author" (not of a nested item)
+    bylines: tuple[str, ...] = ()  # the text of elements whose rel or class names an author, byline or user
+
+
+def collect_author_marks(root: MarkupNode | None) -> AuthorMarks:
+    """:class:`AuthorMarks` of the tree under ``root``, by one pass of Lexbor's matcher."""
+    microdata: list[str] = []
+    bylines: list[str] = []
+    for node in root.css(_AUTHOR_SELECTOR) if root is not None else ():
+        attrs = node.attributes
+        if (attrs.get("itemprop") or "").strip() == "author" and len(microdata) < MAX_ITEMS:
+            value = next((attrs[a] for a in _MICRODATA_VALUE_ATTRIBUTES if attrs.get(a)), None)
+            text = _clean(value if value is not None else node.text())
+            if text and (value is not None or "itemscope" not in attrs):  # a nested item's text is its parts'
+                microdata.append(text)
+        if _is_byline(attrs) and len(bylines) < MAX_ITEMS:
+            text = _clean(node.text())
+            if text:
+                bylines.append(text)
+    return AuthorMarks(tuple(microdata), tuple(bylines))
+
+
+def _is_byline(attrs: dict[str, str | None]) -> bool:
+    """What :data:`_BYLINE_SELECTOR` matches, told apart from microdata after the one pass."""
+    classes = attrs.get("class") or ""
+    return attrs.get("rel") == "author" or any(word in classes for word in _BYLINE_CLASS_WORDS)

@@ -1,0 +1,16 @@
+"""``bench --page-budget``: the corpus figures behind the page budget's defaults."""
+
+from __future__ import annotations
+
+from service.commands.page_budget import report
+
+
+def test_the_report_names_the_page_with_the_most_tags_and_attribute_names() -> None:
+    pages = [b"<p class=a>x</p>", b"<div a b c d><p>x<p>y<p>z</div>", b"<b e>x</b>"]
+    found = report(pages, ["one", "two", "three"], synthetic=(10,))
+    assert found.pages == 3
+    assert found.most_start_tags == (4, "two")
+    assert found.most_attribute_names == (4, "two")
+    assert found.median_attribute_names == 1
+    assert found.parse_ms_per_page > 0 and found.parse_with_budget_ms_per_page > 0
+    assert set(found.lexbor_s) == {10}

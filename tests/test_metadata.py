@@ -1,0 +1,226 @@
+"""Metadata from each source on hand-made pages: JSON-LD (@graph), OpenGraph, <meta>, microdata, <time>, lang, URLs."""
+
+from __future__ import annotations
+
+import html
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from service.metadata.dates import iso_day, url_day
+from service.metadata.extract import extract_metadata
+from service.metadata.fields import Metadata
+from service.metadata.jsonld import parse_json_ld
+from service.metadata.titles import strip_site
+from service.metadata.visible import Visible
+from service.parsing.lexbor import parse_html
+
+BODY = "<p>Some paragraph that is long enough to be the body of the page, with words in it.</p>"
+
+
+def page(head: str = "", body: str = BODY, lang: str = "") -> str:
+    lang_attribute = f' lang="{lang}"' if lang else ""
+    return f"<!doctype html><html{lang_attribute}><head>{head}</head><body>{body}</body></html>"
+
+
+def metadata_of(html: str, url: str | None = "https://example.com/news/story") -> Metadata:
+    return extract_metadata(parse_html(html), url)
+
+
+def json_ld(data: object) -> str:
+    return f'<script type="application/ld+json">{json.dumps(data)}</script>'
+
+
+def test_json_ld_graph_with_references_gives_article_fields() -> None:
+    graph = {
+        "@context": "https://schema.org",
+        "@graph": [
+            {"@type": "WebSite", "@id": "#site", "name": "Example Times"},
+            {"@type": "Person", "@id": "#jane", "name": "Jane Roe"},
+            {
+                "@type": "NewsArticle",
+                "headline": "Rivers Rise Again",
+                "author": {"@id": "#jane"},
+                "datePublished": "2025-03-04T10:00:00+01:00",
+                "dateModified": "2025-03-05",
+                "image": {"@type": "ImageObject", "url": "/img/river.jpg"},
+                "keywords": ["rivers", "weather"],
+                "inLanguage": "en-GB",
+            },
+        ],
+    }
+    found = metadata_of(page(json_ld(graph), body="<h1>Rivers Rise Again</h1><p>By Jane Roe</p>" + BODY))
+    assert found.title == "Rivers Rise Again"
+    assert found.author == ("Jane Roe",)
+    assert found.date_published == "2025-03-04"
+    assert found.date_modified == "2025-03-05"
+    assert found.site_name == "Example Times"
+    assert found.image == "https://example.com/img/river.jpg"
+    assert found.tags == ("rivers", "weather")
+    assert found.language == "en-GB"
+
+
+def test_json_ld_organization_author_gives_way_to_the_byline_the_page_shows() -> None:
+    article = {"@type": "BlogPosting", "author": {"@type": "Organization", "name": "Acme Inc"}}
+    found = metadata_of(page(json_ld(article), body="<p>Written by Sam Poe</p>" + BODY))
+    assert found.author == ("Sam Poe",)
+
+
+def test_broken_json_ld_is_passed_over() -> None:
+    head = '<script type="application/ld+json">{"@type": "Article", oops</script>' + json_ld(
+        {"@type": "Article", "headline": "Still Here"}
+    )
+    assert len(parse_json_ld([head]).nodes) == 0
+    assert metadata_of(page(head)).title == "Still Here"
+
+
+def test_opengraph_and_twitter_cards() -> None:
+    head = (
+        '<meta property="og:title" content="A Walk in the Hills | Hill Blog">'
+        '<meta property="og:site_name" content="Hill Blog">'
+        '<meta property="og:description" content="Where we walked.">'
+        '<meta property="og:image" content="https://cdn.example.com/hills.jpg">'
+        '<meta property="og:url" content="https://example.com/walk">'
+        '<meta name="twitter:label1" content="Written by"><meta name="twitter:data1" content="Ann Lee">'
+    )
+    found = metadata_of(page(head))
+    assert found.title == "A Walk in the Hills"  # the site's name cut off
+    assert found.site_name == "Hill Blog"
+    assert found.description == "Where we walked."
+    assert found.image == "https://cdn.example.com/hills.jpg"
+    assert found.canonical_url == "https://example.com/walk"
+    assert found.author == ("Ann Lee",)
+
+
+def test_named_meta_tags_citation_and_dublin_core() -> None:
+    head = (
+        '<meta name="citation_title" content="On Rivers">'
+        '<meta name="citation_author" content="Ada Byron">'
+        '<meta name="citation_publication_date" content="2019/06/01">'
+        '<meta name="DC.language" content="fr_CA">'
+        '<link rel="canonical" href="/papers/rivers">'
+    )
+    found = metadata_of(page(head), url="https://journal.example.org/x?y=1")
+    assert found.title == "On Rivers"
+    assert found.author == ("Ada Byron",)
+    assert found.date_published == "2019-06-01"
+    assert found.language == "fr-CA"
+    assert found.canonical_url == "https://journal.example.org/papers/rivers"
+
+
+def test_article_published_time_and_keywords_meta() -> None:
+    head = (
+        '<meta property="article:published_time" content="2024-11-30T23:10:00Z">'
+        '<meta name="author" content="Bo Chen"><meta name="keywords" content="tea, china , ,history">'
+    )
+    found = metadata_of(page(head))
+    assert (found.date_published, found.author, found.tags) == ("2024-11-30", ("Bo Chen",), ("tea", "china", "history"))
+
+
+def test_microdata_author_and_date() -> None:
+    body = (
+        '<article itemscope itemtype="https://schema.org/Article">'
+        '<span itemprop="author">Kim Park</span><time itemprop="datePublished" datetime="2023-02-01">1 Feb</time>'
+        f"{BODY}</article>"
+    )
+    found = metadata_of(page(body=body))
+    assert found.author == ("Kim Park",)
+    assert found.date_published == "2023-02-01"
+
+
+def test_time_element_dates_the_page() -> None:
+    found = metadata_of(page(body=f'<time datetime="2022-08-09T08:00">9 Aug</time>{BODY}'))
+    assert found.date_published == "2022-08-09"
+
+
+def test_visible_date_wins_where_structured_data_names_it_too() -> None:
+    head = '<meta property="article:published_time" content="2020-01-01"><meta property="article:modified_time" '
+    head += 'content="2025-08-14T10:00:00Z">'
+    found = metadata_of(page(head, body=f"<p>Updated August 14, 2025</p>{BODY}"))
+    assert found.date_published == "2025-08-14"  # shown; the first publication is not
+    assert found.date_modified == "2025-08-14"
+    shown = metadata_of(page(head, body=f"<p>January 1, 2020</p><p>Updated August 14, 2025</p>{BODY}"))
+    assert shown.date_published == "2020-01-01"  # the publication day, where the page shows it
+
+
+def test_html_lang_is_a_bcp47_tag() -> None:
+    assert metadata_of(page(lang="pt_br")).language == "pt-BR"
+    assert metadata_of(page(lang="de")).language == "de"
+    assert metadata_of(page(lang="not a tag!")).language is None
+
+
+def test_url_dates() -> None:
+    assert url_day("https://example.com/2025/09/04/slug/") == "2025-09-04"
+    assert url_day("https://example.com/blog/20240131/slug") == "2024-01-31"
+    assert url_day("https://example.com/products/2025-99-99") is None
+    assert url_day("https://example.com/item/123456789") is None
+    assert metadata_of(page(), url="https://example.com/2021/2/3/a-post").date_published == "2021-02-03"
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("2025-09-04T12:50:36+00:00", "2025-09-04"),
+        ("September 4, 2025", "2025-09-04"),
+        ("4 Sept. 2025", "2025-09-04"),
+        ("Posted on 12 Jan 2024", "2024-01-12"),
+        ("04.09.2025", "2025-09-04"),
+        ("Mon, 03 Feb 2025 10:00:00 GMT", "2025-02-03"),
+        ("3 days ago", None),
+        ("5:50 am", None),
+        ("1850-01-01", None),
+    ],
+)
+def test_iso_day(text: str, day: str | None) -> None:
+    assert iso_day(text) == day
+
+
+def test_bylines_and_dates_in_the_text() -> None:
+    seen = Visible("Home\nBy\nMaria Lopez\nMarch 3, 2024\nBy clicking accept you agree\nPosted by Login")
+    assert seen.names == ("Maria Lopez",)
+    assert seen.days == ("2024-03-03",)
+
+
+def test_title_from_h1_that_agrees_with_the_head() -> None:
+    head = "<title>Ten Ways to Cook Rice - Kitchen Notes</title>"
+    assert metadata_of(page(head, body=f"<h1>Ten Ways to Cook Rice</h1>{BODY}")).title == "Ten Ways to Cook Rice"
+    logo = metadata_of(page(head, body=f"<h1>Kitchen Notes</h1>{BODY}"))
+    assert logo.title == "Ten Ways to Cook Rice"  # an <h1> that is the site's logo is not the title
+    assert strip_site("News | Example", "Example") == "News"
+    assert strip_site("Plain title", None) == "Plain title"
+
+
+def test_a_page_without_metadata_has_empty_fields() -> None:
+    found = metadata_of(page(body="<p>x</p>"), url=None)
+    assert found == Metadata(title=None)
+    assert found.to_json()["author"] == []
+
+
+_KEYS = ["@type", "@id", "@graph", "author", "name", "headline", "datePublished", "image", "keywords", "mainEntity"]
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=30),
+    lambda children: (
+        st.lists(children, max_size=4)
+        | st.dictionaries(
+            st.sampled_from([*_KEYS, "url", "inLanguage", "dateModified", "creator"]),
+            children,
+            max_size=5,
+        )
+    ),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=_JSON, meta=st.text(max_size=40))
+def test_any_json_ld_and_meta_content_gives_metadata_not_an_error(data: object, meta: str) -> None:
+    value = html.escape(meta)
+    head = json_ld(data) + f'<meta property="article:published_time" content="{value}">'
+    head += f'<meta name="author" content="{value}"><meta property="og:image" content="{value}">'
+    found = metadata_of(page(head, body=f"<h1>{value}</h1><p>By {value}</p>{BODY}"))
+    assert found.title is None or isinstance(found.title, str)
+    assert all(isinstance(name, str) and name for name in found.author)
+    assert found.date_published is None or len(found.date_published) == 10
+    assert found.image is None or found.image.startswith(("http://", "https://"))

@@ -1,0 +1,121 @@
+"""The page-type model: the shipped artifact verifies against its manifest, refuses tampering, and classifies."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from service.cli import main
+from service.metadata.fields import PAGE_TYPES
+from service.metadata.page_type import (
+    MODEL_NAME,
+    N_FEATURES,
+    SCHEMA_NAME,
+    SCHEMA_VERSION,
+    load_page_type_model,
+    page_type_features,
+)
+from service.metadata.reader import MetadataReader, load_metadata_reader
+from service.models.store import ModelError, ModelStore
+from service.parsing.lexbor import parse_html
+from service.paths import MODEL_STORE
+
+
+@pytest.fixture
+def store_copy(tmp_path: Path) -> ModelStore:
+    """The shipped manifest and page-type artifact, copied so a test may damage them."""
+    shutil.copy(MODEL_STORE / "manifest.json", tmp_path / "manifest.json")
+    shutil.copytree(MODEL_STORE / MODEL_NAME, tmp_path / MODEL_NAME)
+    return ModelStore(tmp_path)
+
+
+def test_the_shipped_model_verifies_and_records_how_it_was_made() -> None:
+    entry, paths = ModelStore(MODEL_STORE).verified(MODEL_NAME)
+    assert (entry.feature_schema, entry.feature_schema_version) == (SCHEMA_NAME, SCHEMA_VERSION)
+    assert entry.training["command"] == "python -m service train page_type"
+    assert entry.training["data"] == "wcxb-dev"
+    assert 0.5 < entry.validation["accuracy"] <= 1.0
+    model = load_page_type_model(ModelStore(MODEL_STORE))
+    assert model is not None
+    assert set(model.classes) == set(PAGE_TYPES)
+    assert paths["model"].stat().st_size < 1_000_000
+
+
+def test_a_changed_artifact_is_refused(store_copy: ModelStore) -> None:
+    path = store_copy.root / MODEL_NAME / "model.json"
+    path.write_text(path.read_text().replace("[", "[ ", 1))
+    with pytest.raises(ModelError, match="corrupt"):
+        load_metadata_reader(store_copy)
+
+
+def test_a_model_for_other_features_is_refused(store_copy: ModelStore) -> None:
+    path = store_copy.root / MODEL_NAME / "model.json"
+    record = json.loads(path.read_text())
+    record["features"] = record["features"][:-1]
+    entry = store_copy.entry(MODEL_NAME).to_json()
+    store_copy.write(
+        {k: v for k, v in entry.items() if k != "files"},
+        {"model": (f"{MODEL_NAME}/model.json", json.dumps(record).encode())},
+    )
+    with pytest.raises(ModelError, match="feature list"):
+        load_metadata_reader(store_copy)
+
+
+def test_a_store_without_the_model_gives_no_page_type(tmp_path: Path) -> None:
+    assert load_metadata_reader(ModelStore(tmp_path)).page_type is None
+    assert MetadataReader().read(parse_html("<p>x</p>")).page_type is None
+
+
+PRODUCT = (
+    '<html><head><meta property="og:type" content="product"><title>Blue Mug | Shop</title>'
+    '<script type="application/ld+json">{"@type": "Product", "name": "Blue Mug", "offers": {"price": "12"}}</script>'
+    "</head><body><h1>Blue Mug</h1><p>$12.00</p><button>Add to cart</button><p>In stock. Free shipping.</p>"
+    "</body></html>"
+)
+FORUM = (
+    "<html><head><title>Printer will not connect - Help Forum</title>"
+    '<script type="application/ld+json">{"@type": "DiscussionForumPosting", "headline": "Printer will not connect",'
+    ' "author": {"@type": "Person", "name": "tomk"}}</script></head><body><h1>Printer will not connect</h1>'
+    + "".join(
+        f"<div class=post><a class=username>user{i}</a><p>Reply {i}: try the driver again.</p></div>" for i in range(8)
+    )
+    + "</body></html>"
+)
+
+
+@pytest.mark.parametrize(
+    ("html", "url", "expected"),
+    [
+        (PRODUCT, "https://shop.example.com/products/blue-mug", "product"),
+        (FORUM, "https://forum.example.com/t/printer-will-not-connect/1234", "forum"),
+    ],
+)
+def test_clear_pages_get_their_type(html: str, url: str, expected: str) -> None:
+    reader = load_metadata_reader(ModelStore(MODEL_STORE))
+    found = reader.read(parse_html(html), url)
+    assert found.page_type == expected
+    assert found.page_type_confidence is not None
+    assert 1 / len(PAGE_TYPES) < found.page_type_confidence <= 1
+
+
+def test_features_have_the_schema_length_and_are_finite() -> None:
+    document = parse_html(PRODUCT)
+    reader = MetadataReader()
+    features = page_type_features(document, reader.read(document), {"product"}, None)
+    assert features.shape == (N_FEATURES,)
+    assert np.isfinite(features).all()
+
+
+@pytest.mark.data
+@pytest.mark.slow
+def test_the_train_command_writes_the_shipped_bytes_again(data_dir: Path, tmp_path: Path) -> None:
+    pytest.importorskip("sklearn")
+    assert main(["train", "page_type", "--data", str(data_dir), "--out", str(tmp_path)]) == 0
+    rebuilt, _ = ModelStore(tmp_path).verified(MODEL_NAME)
+    shipped = ModelStore(MODEL_STORE).entry(MODEL_NAME)
+    assert rebuilt.files["model"]["sha256"] == shipped.files["model"]["sha256"]
+    assert rebuilt.validation == shipped.validation

@@ -1,0 +1,62 @@
+"""Regions by tag, ARIA role and id/class words; the link share of a leaf's containers."""
+
+from __future__ import annotations
+
+import pytest
+
+from service.features.structure import REGION_BITS, container_link_shares, leaf_regions
+from service.parsing.document import Document
+from service.parsing.lexbor import parse_html
+
+PAGE = """<body><nav><a href=/>Home</a></nav>
+<div class="post-body"><p>By <a href=/a>Ann</a> today</p><p>Real text that matters.</p></div>
+<aside class="sidebar"><ul class="related-posts"><li class=card><a href=/1>One</a></li>
+<li class=card><a href=/2>Two</a></li><li class=card><a href=/3>Three</a></li></ul></aside>
+<div id="comments"><p>nice post</p></div><div role="complementary"><p>a widget</p></div>
+<footer>(c) 2026</footer></body>"""
+
+
+def regions_by_text(document: Document) -> dict[str, set[str]]:
+    bits = leaf_regions(document).tolist()
+    return {
+        text: {region for region, bit in REGION_BITS.items() if leaf & bit}
+        for text, leaf in zip(document.texts, bits, strict=True)
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "regions"),
+    [
+        ("Home", {"nav"}),
+        ("Ann", set()),
+        ("One", {"aside"}),
+        ("nice post", {"comment"}),
+        ("a widget", {"aside"}),  # by its ARIA role alone
+        ("(c) 2026", {"footer"}),
+    ],
+)
+def test_regions_come_from_tags_roles_and_id_class_words(text: str, regions: set[str]) -> None:
+    assert regions_by_text(parse_html(PAGE))[text] == regions
+
+
+def test_words_match_whole_or_by_their_start_not_inside_other_words() -> None:
+    document = parse_html(
+        "<div class='subnav'><p>a</p></div><div class='a-feet'><p>b</p></div><div class='navbar'><p>c</p></div>"
+    )
+    rows = regions_by_text(document)
+    assert "nav" not in rows["a"] and "footer" not in rows["b"] and "nav" in rows["c"]
+
+
+def test_link_share_of_the_containers() -> None:
+    document = parse_html(PAGE)
+    one, two = container_link_shares(document, (1, 2))
+    share = dict(zip(document.texts, one.tolist(), strict=True))
+    assert share["One"] == 1.0  # the list holds links only
+    assert 0.0 < share["Ann"] < 0.5  # the article div: one short link among words
+    assert len(two) == len(document)
+
+
+def test_an_empty_page_has_no_rows() -> None:
+    document = parse_html("")
+    assert leaf_regions(document).shape == (0,)
+    assert container_link_shares(document, (1,))[0].shape == (0,)
