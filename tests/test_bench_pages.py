@@ -12,7 +12,7 @@ import pytest
 
 from service.commands.bench import add_arguments
 from service.commands.bench_pages import PageSelectionError, selected_pages
-from service.commands.bench_plot import Point, draw, points, read_word_f1
+from service.commands.bench_plot import Point, draw, label_offset, points, read_word_f1
 from service.evaluation.split import Split
 
 REPO = Path(__file__).resolve().parent.parent
@@ -131,3 +131,12 @@ def test_a_saved_run_is_drawn_without_timing_anything(tmp_path: Path) -> None:
     done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False, cwd=REPO)
     assert done.returncode == 0, done.stderr
     assert out.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_labels_of_close_points_move_apart() -> None:
+    slow, fast = Point("trafilatura", 20.7, 0.8095, True), Point("bilstm_paper", 23.3, 0.8100, False)
+    higher = Point("ensemble", 27.4, 0.831, False)
+    found = [slow, fast, higher]
+    assert label_offset(slow, found) == (-5, -11)  # a near point just right and one higher: below left
+    assert label_offset(fast, found) == (5, -11)  # a near point higher: below
+    assert label_offset(higher, found) == (5, 4)

@@ -68,14 +68,21 @@ def compute_word_f1(names: Sequence[str], data_dir: Path) -> dict[str, float]:
     return {name: result.summary.word.f1 for name, result in results.items()}
 
 
-def _has_higher_neighbour(point: Point, found: Sequence[Point]) -> bool:
-    """Whether a point of about the same speed (within 25%) sits higher: then this one is labelled below it."""
-    return any(
-        other is not point
-        and max(other.docs_per_s, point.docs_per_s) < 1.25 * min(other.docs_per_s, point.docs_per_s)
-        and other.word_f1 > point.word_f1
+def _near(point: Point, other: Point) -> bool:
+    """Within 25% of each other's speed."""
+    return other is not point and max(other.docs_per_s, point.docs_per_s) < 1.25 * min(
+        other.docs_per_s, point.docs_per_s
+    )
+
+
+def label_offset(point: Point, found: Sequence[Point]) -> tuple[int, int]:
+    """Where a point's label goes (points): below where a near point sits higher, left where one sits just right."""
+    below = any(_near(point, other) and other.word_f1 > point.word_f1 for other in found)
+    left = any(
+        _near(point, other) and other.docs_per_s > point.docs_per_s and abs(other.word_f1 - point.word_f1) < 0.005
         for other in found
     )
+    return (-5 if left else 5, -11 if below else 4)
 
 
 def draw(found: Sequence[Point], floors: dict[str, float], out: Path, *, title: str, subtitle: str, part: str) -> None:
@@ -91,9 +98,14 @@ def draw(found: Sequence[Point], floors: dict[str, float], out: Path, *, title: 
         chosen = [p for p in found if p.peer == peer]
         axes.scatter([p.docs_per_s for p in chosen], [p.word_f1 for p in chosen], marker=marker, c=color, label=kind)
     for p in found:
-        below = _has_higher_neighbour(p, found)
+        xytext = label_offset(p, found)
         axes.annotate(
-            p.name, (p.docs_per_s, p.word_f1), textcoords="offset points", xytext=(5, -11 if below else 4), fontsize=8
+            p.name,
+            (p.docs_per_s, p.word_f1),
+            textcoords="offset points",
+            xytext=xytext,
+            fontsize=8,
+            ha="right" if xytext[0] < 0 else "left",
         )
     for (label, speed), style in zip(floors.items(), ("--", ":", "-."), strict=False):
         axes.axvline(speed, color="tab:red", linestyle=style, linewidth=1, label=f"{label} {speed:.0f}/s")
