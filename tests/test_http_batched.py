@@ -16,7 +16,7 @@ from service import extract
 from service.backends.base import BlockLabels
 from service.backends.registry import BackendRegistry
 from service.parsing.document import Document
-from service.settings import DEFAULT_BACKEND, Settings
+from service.settings import Settings
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -99,12 +99,13 @@ def test_a_full_batch_queue_answers_429_with_retry_after_and_loses_nothing() -> 
 
 
 @pytest.mark.parametrize("batch_max_size", [None, 4])
-def test_the_shipped_default_bilstm_matches_the_in_process_call_with_and_without_a_batcher(
+def test_the_gpu_default_bilstm_matches_the_in_process_call_with_and_without_a_batcher(
     batch_max_size: int | None,
 ) -> None:
     # on the CPU the BiLSTM gets a micro-batcher only when a batch size is set
     article = (Path(__file__).resolve().parent / "fixtures" / "article.html").read_bytes()
-    with LiveServer(Settings(batch_max_size=batch_max_size)) as server, ThreadPoolExecutor(4) as pool:
+    settings = Settings(batch_max_size=batch_max_size, default_backend="bilstm")  # as the GPU deployments set it
+    with LiveServer(settings) as server, ThreadPoolExecutor(4) as pool:
         listed = {b["name"]: b for b in httpx.get(f"{server.url}/backends").json()["backends"]}
         assert listed["bilstm"]["batched"] is (batch_max_size is not None)
         responses = list(
@@ -115,9 +116,9 @@ def test_the_shipped_default_bilstm_matches_the_in_process_call_with_and_without
                 range(4),
             )
         )
-    expected = extract(article, backend=DEFAULT_BACKEND)
+    expected = extract(article, backend="bilstm")
     for response in responses:
         body = response.json()
-        assert body["backend"] == DEFAULT_BACKEND == "bilstm"
+        assert body["backend"] == "bilstm"
         assert body["text"] == expected.text
         np.testing.assert_allclose([b["score"] for b in body["blocks"]], expected.labels.scores, atol=1e-5)
