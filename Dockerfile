@@ -117,6 +117,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     EXTRACT_MODEL_STORE_DIR=/app/model_store \
     EXTRACT_WORKERS=1 \
     EXTRACT_EXECUTION_PROVIDERS='["CUDAExecutionProvider","CPUExecutionProvider"]' \
+    EXTRACT_DEFAULT_BACKEND=bilstm \
     NVIDIA_VISIBLE_DEVICES=all \
     NVIDIA_DRIVER_CAPABILITIES=compute,utility
 RUN groupadd --system --gid 10001 app \
