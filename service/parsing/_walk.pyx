@@ -84,40 +84,12 @@ def configure(
 
 
 cdef struct Column:
-    int32_t *data
+    int64_t *data  # wide enough for a node's address; the int32 columns are narrowed once, at the end
     Py_ssize_t size
     Py_ssize_t capacity
 
 
-cdef int _push(Column *column, int32_t value) except -1:
-    cdef int32_t *grown
-    if column.size == column.capacity:
-        column.capacity = column.capacity * 2 if column.capacity else 256
-        grown = <int32_t *> realloc(column.data, column.capacity * sizeof(int32_t))
-        if grown == NULL:
-            raise MemoryError()
-        column.data = grown
-    column.data[column.size] = value
-    column.size += 1
-    return 0
-
-
-cdef object _array(Column *column, dtype):
-    """The column as a new numpy array (``dtype`` of the same width as int32 or narrower, copied by value)."""
-    out = np.empty(column.size, dtype=np.int32)
-    cdef int32_t[::1] view = out
-    if column.size:
-        memcpy(&view[0], column.data, column.size * sizeof(int32_t))
-    return out if dtype is None else out.astype(dtype)
-
-
-cdef struct Column64:
-    int64_t *data
-    Py_ssize_t size
-    Py_ssize_t capacity
-
-
-cdef int _push64(Column64 *column, int64_t value) except -1:
+cdef int _push(Column *column, int64_t value) except -1:
     cdef int64_t *grown
     if column.size == column.capacity:
         column.capacity = column.capacity * 2 if column.capacity else 256
@@ -130,12 +102,13 @@ cdef int _push64(Column64 *column, int64_t value) except -1:
     return 0
 
 
-cdef object _array64(Column64 *column):
+cdef object _array(Column *column, dtype=np.int32):
+    """The column as a new numpy array of ``dtype`` (its values fit: int32 and uint8 columns, int64 addresses)."""
     out = np.empty(column.size, dtype=np.int64)
     cdef int64_t[::1] view = out
     if column.size:
         memcpy(&view[0], column.data, column.size * sizeof(int64_t))
-    return out
+    return out if dtype is np.int64 else out.astype(dtype)
 
 
 cdef struct Frame:
@@ -264,8 +237,8 @@ def walk(LexborNode root):
     cdef Frame *stack = NULL
     cdef Py_ssize_t stack_size = 0, stack_capacity = 0
     cdef Frame *grown
-    cdef Column64 addresses
-    memset(&addresses, 0, sizeof(Column64))
+    cdef Column addresses
+    memset(&addresses, 0, sizeof(Column))
     cdef list path_parent = [], path_tag = [], texts = [], elem_tag = [], kept = []
     cdef dict names = {}
     cdef _Trie trie = _Trie()
@@ -293,7 +266,7 @@ def walk(LexborNode root):
         _push(&elem_parent, -1)
         _push(&elem_nth, 1)
         _push(&elem_path, 0)
-        _push64(&addresses, <int64_t> <uintptr_t> root.node)
+        _push(&addresses, <int64_t> <uintptr_t> root.node)
         node = root.node.first_child
         while True:
             while node != NULL:
@@ -411,7 +384,7 @@ def walk(LexborNode root):
                     elem_tag.append(path_tag[path])
                     _push(&elem_nth, elem_index)
                     _push(&elem_path, path)
-                    _push64(&addresses, <int64_t> <uintptr_t> node)
+                    _push(&addresses, <int64_t> <uintptr_t> node)
                     if effect & _block_level:
                         paragraph = elem
                 else:
@@ -432,20 +405,20 @@ def walk(LexborNode root):
             elem_index = stack[stack_size].elem_index
             depth -= 1
         flags_array = _array(&block_flags, np.uint8)
-        child_array = _array(&block_child, None)
+        child_array = _array(&block_child)
         child_array[(flags_array & _flattened) != 0] = -1
         return (
             elem_tag,
-            _array(&elem_parent, None),
-            _array(&elem_nth, None),
-            _array(&elem_path, None),
-            _array64(&addresses),
+            _array(&elem_parent),
+            _array(&elem_nth),
+            _array(&elem_path),
+            _array(&addresses, np.int64),
             path_parent,
             path_tag,
             texts,
-            _array(&block_elem, None),
+            _array(&block_elem),
             child_array,
-            _array(&block_paragraph, None),
+            _array(&block_paragraph),
             flags_array,
             kept,
         )
