@@ -99,18 +99,6 @@ def _inherited(document: Document, own: np.ndarray) -> np.ndarray:
     return np.asarray(out, dtype=np.int64)
 
 
-def _subtree_sums(document: Document, per_leaf: np.ndarray) -> np.ndarray:
-    """Sum of ``per_leaf`` over the leaves at or below each element (float64 per element)."""
-    n = len(document.elem_tag)
-    sums = np.bincount(document.block_elem, weights=per_leaf, minlength=n).tolist()
-    parents = document.elem_parent.tolist()
-    for elem in range(n - 1, 0, -1):  # children follow their parents in document order
-        parent = parents[elem]
-        if parent >= 0:
-            sums[parent] += sums[elem]
-    return np.asarray(sums)
-
-
 def leaf_regions(document: Document) -> np.ndarray:
     """The region bits (:data:`REGION_BITS`) each leaf inherits from its ancestors-or-self (int64 per leaf)."""
     return _inherited(document, _own_regions(document))[document.block_elem]
@@ -119,8 +107,8 @@ def leaf_regions(document: Document) -> np.ndarray:
 def container_link_shares(document: Document, levels: tuple[int, ...]) -> list[np.ndarray]:
     """For each level, the link-text share of the element that many steps above each leaf's paragraph."""
     chars = np.fromiter(map(len, document.texts), dtype=np.float64, count=len(document))
-    total = _subtree_sums(document, chars)
-    linked = _subtree_sums(document, chars * document.block_in_link)
+    total = document.subtree_sums(chars)
+    linked = document.subtree_sums(chars * document.block_in_link)
     shares = []
     for level in levels:
         above = document.ancestors_at(document.block_paragraph, level)

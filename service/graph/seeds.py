@@ -99,12 +99,7 @@ def _own_marker(document: Document, elem: int, inherited: int, small: bool) -> i
 
 def subtree_words(document: Document) -> np.ndarray:
     """Words of the text inside every element (float64 per element)."""
-    parents = document.elem_parent.tolist()
-    leaf_words = np.fromiter(map(count_words, document.texts), dtype=np.float64, count=len(document))
-    total = np.bincount(document.block_elem, weights=leaf_words, minlength=len(parents)).tolist()
-    for elem in range(len(parents) - 1, 0, -1):  # children follow their parent in document order
-        total[parents[elem]] += total[elem]
-    return np.asarray(total)
+    return document.subtree_sums(np.fromiter(map(count_words, document.texts), dtype=np.float64, count=len(document)))
 
 
 def markup_seeds(document: Document) -> np.ndarray:

@@ -202,6 +202,16 @@ class Document:
         nearest = jump[:-1]
         return np.where(nearest == count, -1, nearest)
 
+    def subtree_sums(self, per_leaf: np.ndarray) -> np.ndarray:
+        """Sum of ``per_leaf`` (a value per block) over the leaves at or below each element (float64 per element)."""
+        parents = self.elem_parent.tolist()
+        sums = np.bincount(self.block_elem, weights=per_leaf, minlength=len(parents)).tolist()
+        for elem in range(len(parents) - 1, 0, -1):  # children follow their parents in document order
+            parent = parents[elem]
+            if parent >= 0:
+                sums[parent] += sums[elem]
+        return np.asarray(sums)
+
     def blocks_within(self, marked: np.ndarray) -> np.ndarray:
         """Whether each block sits in the subtree of an element where ``marked`` (bool per element) holds."""
         if len(self) == 0:
