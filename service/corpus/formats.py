@@ -16,12 +16,11 @@ from pathlib import Path
 from typing import BinaryIO
 
 from service.corpus.jsonl import read_jsonl
-from service.corpus.pages import Page
+from service.corpus.pages import GZIP_MAGIC, Page
 from service.corpus.parquet_input import read_parquet
 from service.corpus.warc import read_warc
 
 HEAD_BYTES = 4096
-GZIP_MAGIC = b"\x1f\x8b"
 
 Reader = Callable[[BinaryIO, str, int], Iterator[Page]]
 

@@ -13,9 +13,8 @@ from collections.abc import Iterator
 from contextlib import nullcontext
 from typing import BinaryIO
 
-from service.corpus.pages import DECODE_ERROR, INVALID_RECORD, TOO_LARGE, Page
+from service.corpus.pages import DECODE_ERROR, GZIP_MAGIC, INVALID_RECORD, TOO_LARGE, Page
 
-GZIP_MAGIC = b"\x1f\x8b"
 SKIP_CHUNK_BYTES = 1 << 20
 
 

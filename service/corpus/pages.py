@@ -21,6 +21,7 @@ READ_ERRORS = (TOO_LARGE, TRUNCATED, DECODE_ERROR, INVALID_RECORD, NOT_HTML)
 
 # Media types that are pages; a response without a Content-Type is left to the page check.
 HTML_MEDIA_TYPES = frozenset({"text/html", "application/xhtml+xml"})
+GZIP_MAGIC = b"\x1f\x8b"  # how a gzip file (a .warc.gz member, a .jsonl.gz) begins, whatever its name
 
 
 @dataclass(frozen=True, slots=True)

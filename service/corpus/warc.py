@@ -20,10 +20,10 @@ from typing import BinaryIO
 
 from fastwarc.warc import ArchiveIterator, WarcRecord, WarcRecordType
 
-from service.corpus.pages import DECODE_ERROR, HTML_MEDIA_TYPES, NOT_HTML, TOO_LARGE, TRUNCATED, Page
+from service.corpus.pages import DECODE_ERROR, GZIP_MAGIC, HTML_MEDIA_TYPES, NOT_HTML, TOO_LARGE, TRUNCATED, Page
 from service.fetching.fetcher import media_type
 
-GZIP_MAGIC = b"\x1f\x8b\x08"
+GZIP_MEMBER_MAGIC = GZIP_MAGIC + b"\x08"  # a gzip member with deflate: what a resync looks for
 WARC_MAGIC = b"WARC/"
 RESYNC_WINDOW_BYTES = 1 << 20  # how much of the file is scanned at a time for the next record after a broken one
 PROBE_BYTES = 1 << 14  # compressed bytes tried at a candidate gzip member to see whether a WARC record starts there
@@ -39,7 +39,7 @@ class _Broken(Exception):
 
 def read_warc(stream: BinaryIO, source: str, max_page_bytes: int) -> Iterator[Page]:
     """Every response record of the file (plain or gzip), in file order."""
-    gzipped = stream.read(2) == GZIP_MAGIC[:2]
+    gzipped = stream.read(2) == GZIP_MAGIC
     start: int | None = 0
     while start is not None:
         try:
@@ -141,13 +141,13 @@ def _failed(record: WarcRecord, source: str, code: str, message: str) -> Page:
 def _broken_record(stream: BinaryIO, after: int, gzipped: bool) -> int:
     """Where the record that failed to decode starts: the first record magic at or after ``after``."""
     stream.seek(after)
-    found = stream.read(RESYNC_WINDOW_BYTES).find(GZIP_MAGIC if gzipped else WARC_MAGIC)
+    found = stream.read(RESYNC_WINDOW_BYTES).find(GZIP_MEMBER_MAGIC if gzipped else WARC_MAGIC)
     return after + max(found, 0)
 
 
 def _next_record(stream: BinaryIO, start: int, gzipped: bool) -> int | None:
     """The offset of the next record at or after ``start`` that begins to decode, or None at the end of the file."""
-    magic = GZIP_MAGIC if gzipped else WARC_MAGIC
+    magic = GZIP_MEMBER_MAGIC if gzipped else WARC_MAGIC
     offset = start
     while True:
         stream.seek(offset)
