@@ -73,6 +73,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--input-encodings", action="store_true", help="measure the BiLSTM's dense vs sparse input projection instead"
     )
     parser.add_argument(
+        "--batch-curve",
+        action="store_true",
+        help="measure the BiLSTM's inference docs/s against batch size, on each provider here, instead",
+    )
+    parser.add_argument("--batch-sizes", default="1,2,4,8,16,32,64,128,256", help="batch sizes for --batch-curve")
+    parser.add_argument(
         "--page-budget",
         action="store_true",
         help="report the corpus' most start tags and attribute names and what the page budget's check costs instead",
@@ -205,6 +211,8 @@ def run(args: argparse.Namespace) -> int:
         return _bench_encodings(data_dir, args)
     if args.page_budget:
         return _bench_page_budget(data_dir, args)
+    if args.batch_curve:
+        return _bench_batch_curve(data_dir, args)
     if args.make_warc or args.warc_readers:
         return _bench_warc(data_dir, args)
     if args.http:
@@ -244,6 +252,21 @@ def _bench_encodings(data_dir: Path, args: argparse.Namespace) -> int:
         print(f"{row['units']:>6}{row['dense_ms']:>14.3f}{row['sparse_ms']:>23.3f}{row['build_dense_ms']:>13.3f}")
     if args.json:
         args.json.write_text(json.dumps({"cpu": _cpu_model(), "input_encodings": rows}, indent=2))
+    return 0
+
+
+def _bench_batch_curve(data_dir: Path, args: argparse.Namespace) -> int:
+    from service.backends.registry import BILSTM_VARIANTS  # noqa: PLC0415 - loads the models' code
+    from service.commands.batch_curve import format_curve, measure_curve  # noqa: PLC0415
+
+    sizes = [int(size) for size in args.batch_sizes.split(",") if size]
+    pages, described = selected_pages(data_dir, args)
+    model = args.backends if args.backends in BILSTM_VARIANTS else "bilstm"  # --backend bilstm_paper, say
+    result = measure_curve(pages, sizes, model)
+    print(f"# inference alone over {result['pages']} pages of {described} ({result['blocks']} blocks); {_cpu_model()}")
+    print(format_curve(result))
+    if args.json:
+        args.json.write_text(json.dumps({"cpu": _cpu_model(), "data": described, **result}, indent=2))
     return 0
 
 
