@@ -47,6 +47,17 @@ def test_words_match_whole_or_by_their_start_not_inside_other_words() -> None:
     assert "nav" not in rows["a"] and "footer" not in rows["b"] and "nav" in rows["c"]
 
 
+def test_a_highlighters_classes_inside_code_name_no_region() -> None:
+    document = parse_html(
+        "<div id=comments><pre><code><span class='hljs-comment'># in a thread</span></code></pre></div>"
+        "<pre><code class=language-sh><span class='hljs-comment'># set up</span>\ngit init</code></pre>"
+        "<p><code><span class='token comment'>// inline</span></code></p>"
+    )
+    rows = regions_by_text(document)
+    assert rows["# set up"] == set() and rows["// inline"] == set()
+    assert rows["# in a thread"] == {"comment"}  # code inside a real comment thread is still in it
+
+
 def test_link_share_of_the_containers() -> None:
     document = parse_html(PAGE)
     one, two = container_link_shares(document, (1, 2))

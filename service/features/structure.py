@@ -45,6 +45,9 @@ MIN_PREFIX = 4
 # Elements that hold the whole page: a region word on them (body class="has-sidebar single-comments")
 # marks the page's layout, not where the region is.
 FRAME_TAGS = frozenset({"html", "body", "main"})
+# Elements inside code: a syntax highlighter's classes (hljs-comment, Prism's "token comment") name
+# the code's own parts, not the page's regions.
+CODE_TAGS = frozenset({"pre", "code"})
 REGION_BITS = {region: 1 << i for i, region in enumerate(REGIONS)}
 
 
@@ -64,8 +67,16 @@ def _own_regions(document: Document) -> np.ndarray:
         for token in tokens:
             own[elem] |= _token_regions(token)
     frame = np.fromiter((tag in FRAME_TAGS for tag in document.path_tag), dtype=bool)[document.elem_path]
-    own[frame] = 0
+    own[frame | _in_code(document)] = 0
     return own
+
+
+def _in_code(document: Document) -> np.ndarray:
+    """Whether each element is a ``pre``/``code`` or inside one (read off the tag-path trie)."""
+    in_code: list[bool] = []
+    for parent, tag in zip(document.path_parent, document.path_tag, strict=True):  # parents precede children
+        in_code.append(tag in CODE_TAGS or (parent >= 0 and in_code[parent]))
+    return np.asarray(in_code, dtype=bool)[document.elem_path]
 
 
 def _token_pattern() -> re.Pattern[str]:
