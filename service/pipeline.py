@@ -155,17 +155,19 @@ def finish(
     threads, unless ``include_comments``, link lists and furniture on pages not made of them).
     """
     started = time.perf_counter()
+    metadata = metadata_reader.read(document, url)  # first: its page type guards the pruning
+    metadata_ms = elapsed_ms(started)
+    started = time.perf_counter()
     labels = whole_paragraphs(document, shift_labels(labels, favor_shift(backend.name, options.favor)))
-    pruned = prune_boilerplate(document, labels, include_comments=options.include_comments)
+    pruned = prune_boilerplate(
+        document, labels, include_comments=options.include_comments, page_type=metadata.page_type
+    )
     labels = whole_paragraphs(document, pruned)  # again: a hidden span or a button inside a paragraph was pruned
     keep = labels.labels
     chosen = render_options(document, backend, options, url)
     text = render_text(document, keep, chosen)
     content = text if options.format == TEXT else output_format(options.format).render(document, keep, chosen)
     render_ms = elapsed_ms(started)
-    started = time.perf_counter()
-    metadata = metadata_reader.read(document, url)
-    metadata_ms = elapsed_ms(started)
     return Extraction(
         text=text,
         title=metadata.title or document.title,

@@ -9,15 +9,22 @@ from service.backends.base import BlockLabels
 from service.backends.coherence import cut_paragraphs
 from service.backends.pruning import prune_boilerplate
 from service.backends.registry import BackendRegistry
+from service.metadata.reader import MetadataReader, load_metadata_reader
+from service.models.store import ModelStore
 from service.parsing.document import Document
 from service.parsing.lexbor import parse_html
 from service.pipeline import Extractor
+from service.settings import Settings
 
 ARTICLE = "<p>" + " ".join(f"Sentence {i} of the story, told at some length." for i in range(80)) + "</p>"
 LINK_ITEMS = "".join(f'<li><a href="/{i}">Other headline {i}</a></li>' for i in range(6))
 LINKS = f'<div class="more"><ul>{LINK_ITEMS}</ul></div>'
 COMMENT_ITEMS = "".join(f"<div><p>Reader {i} thinks so.</p></div>" for i in range(4))
 COMMENTS = f'<section id="comments">{COMMENT_ITEMS}</section>'
+
+
+def shipped_metadata() -> MetadataReader:
+    return load_metadata_reader(ModelStore(Settings().model_store_dir))
 
 
 def everything_kept(document: Document) -> BlockLabels:
@@ -30,9 +37,11 @@ def keep_all_registry() -> BackendRegistry:
     return registry
 
 
-def kept_text(html: str, *, include_comments: bool | None = None) -> str:
+def kept_text(html: str, *, include_comments: bool | None = None, page_type: str | None = None) -> str:
     document = parse_html(html)
-    labels = prune_boilerplate(document, everything_kept(document), include_comments=include_comments)
+    labels = prune_boilerplate(
+        document, everything_kept(document), include_comments=include_comments, page_type=page_type
+    )
     assert cut_paragraphs(document, labels.labels) == 0
     return " ".join(t for t, keep in zip(document.texts, labels.labels.tolist(), strict=True) if keep)
 
@@ -59,6 +68,28 @@ def test_a_short_article_keeps_its_comments() -> None:
     short = "<p>" + "A short note. " * 20 + "</p>"
     text = kept_text(f"<article>{short}{COMMENTS}</article>")
     assert "Reader 3 thinks so." in text
+
+
+def test_a_short_article_loses_its_thread_where_the_page_type_says_it_is_no_forum() -> None:
+    short = "<p>" + "A short note on the news. " * 20 + "</p>"  # 520 characters beside the thread
+    assert "Reader" not in kept_text(f"<article>{short}{COMMENTS}</article>", page_type="article")
+    assert "Reader 3 thinks so." in kept_text(f"<article>{short}{COMMENTS}</article>", page_type="forum")
+    tiny = "<p>Thanks!</p>"  # too little beside the thread to make it an article's, whatever the type
+    assert "Reader 3 thinks so." in kept_text(f"<article>{tiny}{COMMENTS}</article>", page_type="article")
+
+
+def test_the_pipeline_guards_comments_with_its_page_type_model() -> None:
+    short = "<p>" + "A short note on the news. " * 20 + "</p>"
+    ld = '{"@context": "https://schema.org", "@type": "NewsArticle", "headline": "News", "datePublished": "2026-03-12"}'
+    head = '<title>News</title><meta property="og:type" content="article">'
+    head += f'<script type="application/ld+json">{ld}</script>'
+    page = f"<html><head>{head}</head><body><article><h1>News</h1>{short}{COMMENTS}</article></body></html>"
+    extractor = Extractor(keep_all_registry(), default_backend="keep_all", metadata=shipped_metadata())
+    extraction = extractor.extract(page, url="https://news.example/2026/03/12/news")
+    assert extraction.metadata.page_type == "article"
+    assert "A short note on the news." in extraction.text and "Reader" not in extraction.text
+    without_model = Extractor(keep_all_registry(), default_backend="keep_all").extract(page)
+    assert "Reader 3 thinks so." in without_model.text  # no page type: only the length of the text beside counts
 
 
 def test_a_page_made_of_comments_keeps_them() -> None:

@@ -41,6 +41,7 @@ from service.features.structure import REGION_BITS, container_link_shares, leaf_
 from service.parsing.document import Document
 
 MIN_CHARS_BESIDE_COMMENTS = 2500  # kept text outside the comments that makes them an article's thread
+MIN_CHARS_BESIDE_COMMENTS_NOT_FORUM = 300  # the same where the page-type model says the page is not a forum
 LINK_DENSITY_MIN = 0.5  # a paragraph's parent with more link text than this is a link list
 LINK_LIST_SHARE_MAX = 0.35  # link lists above this share of the kept text: the links are the page
 LINK_LEVEL = 1  # which ancestor of the paragraph element is read for link density
@@ -48,8 +49,14 @@ FURNITURE = ("nav", "aside", "footer", "form")  # regions of features/structure.
 FURNITURE_SHARE_MAX = 0.4  # a kind of furniture above this share of the kept text is the page's content
 
 
-def prune_boilerplate(document: Document, labels: BlockLabels, *, include_comments: bool | None = None) -> BlockLabels:
-    """``labels`` without an article's comment thread, and the link lists and furniture that are a minority of it."""
+def prune_boilerplate(
+    document: Document, labels: BlockLabels, *, include_comments: bool | None = None, page_type: str | None = None
+) -> BlockLabels:
+    """``labels`` without an article's comment thread, and the link lists and furniture that are a minority of it.
+
+    ``page_type`` is the page-type model's verdict (None without one): a page it does not take for a forum
+    needs less text beside a thread to make the thread an article's.
+    """
     if len(document) == 0 or not labels.labels.any():
         return labels
     keep = np.asarray(labels.labels, dtype=bool)
@@ -67,7 +74,14 @@ def prune_boilerplate(document: Document, labels: BlockLabels, *, include_commen
         dropped |= minority((regions & REGION_BITS[region]) != 0, FURNITURE_SHARE_MAX)
     dropped |= minority(hidden_blocks(document), FURNITURE_SHARE_MAX)
     comments = ((regions & REGION_BITS["comment"]) != 0) & keep
-    beside = float(weights[keep & ~comments].sum())
-    if include_comments is False or (include_comments is None and beside >= MIN_CHARS_BESIDE_COMMENTS):
+    if include_comments is False or (
+        include_comments is None and _article_thread(weights[keep & ~comments], page_type)
+    ):
         dropped |= comments
     return BlockLabels(scores=labels.scores, labels=keep & ~dropped)
+
+
+def _article_thread(beside: np.ndarray, page_type: str | None) -> bool:
+    """Whether comments are an article's thread: enough text beside them, less where the page is no forum."""
+    needed = MIN_CHARS_BESIDE_COMMENTS if page_type in (None, "forum") else MIN_CHARS_BESIDE_COMMENTS_NOT_FORUM
+    return float(beside.sum()) >= needed
