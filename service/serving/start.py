@@ -23,13 +23,23 @@ from service.settings import Settings
 
 @asynccontextmanager
 async def open_extraction(
-    settings: Settings, extractor: Extractor, backends: Mapping[str, Backend], metrics: Metrics
+    settings: Settings,
+    extractor: Extractor,
+    backends: Mapping[str, Backend],
+    metrics: Metrics,
+    *,
+    max_in_flight: int | None = None,
+    threads: int | None = None,
 ) -> AsyncIterator[ExtractionService]:
-    """An :class:`ExtractionService` over ``extractor`` and its loaded ``backends``, open for the block."""
+    """An :class:`ExtractionService` over ``extractor`` and its loaded ``backends``, open for the block.
+
+    ``max_in_flight`` and ``threads`` replace the settings' ``max_in_flight`` and ``cpu_threads``
+    for a caller that sizes its own work (a corpus worker: its batch, in one thread).
+    """
     async with AsyncExitStack() as stack:
         # A plain executor, not anyio's to_thread: its hand-off costs a tenth as much (about 0.1 ms against 1 ms).
         pool = ThreadPoolExecutor(
-            settings.cpu_threads,
+            threads or settings.cpu_threads,
             thread_name_prefix="extract",
             initializer=lower_thread_priority,
             initargs=(settings.cpu_thread_niceness,),
@@ -38,7 +48,7 @@ async def open_extraction(
         batchers = await _start_batchers(settings, metrics, backends, stack)
         yield ExtractionService(
             extractor,
-            admission=AdmissionLimit(settings.max_in_flight, settings.overload_retry_after_s),
+            admission=AdmissionLimit(max_in_flight or settings.max_in_flight, settings.overload_retry_after_s),
             pool=pool,
             metrics=metrics,
             batchers=batchers,
