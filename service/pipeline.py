@@ -149,7 +149,7 @@ def finish(
     """The last stage: the caller's favor, whole paragraphs, pruning, render and assemble the Extraction.
 
     Separate from :meth:`Extractor.extract` so that a caller which classifies
-    elsewhere (the HTTP layer's micro-batcher) assembles exactly the same result.
+    elsewhere (the serving layer's micro-batcher) assembles exactly the same result.
     Every backend's labels pass through :func:`whole_paragraphs` here, so no
     backend cuts a sentence, then through :func:`prune_boilerplate` (comment
     threads, unless ``include_comments``, link lists and furniture on pages not made of them).

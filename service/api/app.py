@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Sized
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 
 from fastapi import FastAPI
@@ -18,8 +17,7 @@ from service.api.gate import AdmissionGate
 from service.api.middleware import MetricsMiddleware, endpoints_of, methods_and_path
 from service.api.routes import backends, batch, compare, docs, extract, health, metrics, reader
 from service.api.schemas import ALL_BACKENDS
-from service.backends.base import Backend, BatchedBackend
-from service.backends.enabled import execution_provider, is_batched, load_enabled, manifest_figures
+from service.backends.enabled import execution_provider, load_enabled, manifest_figures
 from service.backends.registry import BackendRegistry, default_registry
 from service.fetching.errors import BlockReason
 from service.fetching.fetcher import Fetcher, FetchPolicy, Resolver, system_resolver
@@ -28,9 +26,10 @@ from service.metrics import Metrics, mark_process_dead, new_registry
 from service.models.store import ModelStore
 from service.pipeline import Extractor, warm_up
 from service.runtime.admission import AdmissionLimit
-from service.runtime.batcher import BatchLimits, MicroBatcher
 from service.runtime.heap import return_large_blocks, settle_heap
-from service.runtime.scheduling import lower_thread_priority, share_interpreter
+from service.runtime.scheduling import share_interpreter
+from service.serving.fetch import FetchService
+from service.serving.start import open_extraction
 from service.settings import Settings, get_settings
 
 ROUTERS = (
@@ -71,60 +70,25 @@ async def _open(
     extractor.registry.get(settings.default_backend)  # an unknown default fails the start, not the first request
     if registry is None:  # the shipped backends; a test's registry holds doubles that count or hold their calls
         warm_up(extractor, loaded)
-    # A plain executor, not anyio's to_thread: its hand-off costs a tenth as much (about 0.1 ms against 1 ms).
-    cpu_pool = ThreadPoolExecutor(
-        settings.cpu_threads,
-        thread_name_prefix="extract",
-        initializer=lower_thread_priority,
-        initargs=(settings.cpu_thread_niceness,),
-    )
-    stack.callback(cpu_pool.shutdown)  # waits for the work already handed over
+    extraction = await stack.enter_async_context(open_extraction(settings, extractor, loaded, metrics))
     fetcher = Fetcher(FetchPolicy.from_settings(settings), resolver=resolver)
     stack.push_async_callback(fetcher.aclose)
     for name, backend in loaded.items():
         metrics.backend_info.labels(name, backend.kind, backend.version, execution_provider(backend)).set(1)
-    batchers = await _start_batchers(settings, metrics, loaded, stack)
     settle_heap()
     return AppState(
         settings=settings,
-        extractor=extractor,
+        extraction=extraction,
+        fetching=FetchService(
+            fetcher,
+            admission=AdmissionLimit(settings.fetch_max_in_flight, settings.overload_retry_after_s),
+            metrics=metrics,
+        ),
         backends=loaded,
         manifest=manifest_figures(settings.model_store_dir, loaded),
         metrics=metrics,
-        fetcher=fetcher,
-        admission=AdmissionLimit(settings.max_in_flight, settings.overload_retry_after_s),
-        fetch_admission=AdmissionLimit(settings.fetch_max_in_flight, settings.overload_retry_after_s),
-        cpu_pool=cpu_pool,
         api_keys=tuple(key.get_secret_value().encode() for key in settings.api_keys),
-        batchers=batchers,
     )
-
-
-async def _start_batchers(
-    settings: Settings, metrics: Metrics, loaded: dict[str, Backend], stack: AsyncExitStack
-) -> dict[str, MicroBatcher[Sized]]:
-    """One micro-batcher per batched backend where batching pays; on exit each finishes its queue before the pool goes.
-
-    Without one (the CPU default, see :attr:`Settings.micro_batching`) a batched backend's
-    requests run whole in the CPU thread pool, like every other backend's.
-    """
-    if not settings.micro_batching:
-        return {}
-    limits = BatchLimits(
-        max_batch_documents=settings.batch_size,
-        max_padded_blocks=settings.batch_max_padded_blocks,
-        max_wait_ms=settings.batch_max_wait_ms,
-        max_queue_documents=settings.batch_queue_size,
-        retry_after_s=settings.overload_retry_after_s,
-    )
-    batchers: dict[str, MicroBatcher[Sized]] = {}
-    for name, backend in loaded.items():
-        if isinstance(backend, BatchedBackend) and is_batched(backend):
-            batcher: MicroBatcher[Sized] = MicroBatcher(backend.infer, name=name, limits=limits, metrics=metrics)
-            await batcher.start()
-            stack.push_async_callback(batcher.stop)
-            batchers[name] = batcher
-    return batchers
 
 
 def _all_routes(app: FastAPI) -> list[BaseRoute]:
@@ -168,7 +132,7 @@ def create_app(
                 endpoints=endpoints_of(_all_routes(app)),
                 backend_endpoints=endpoints_of(route for router in BACKEND_ROUTERS for route in router.routes),
                 backends=state.backends,
-                batched_backends=list(state.batchers),
+                batched_backends=list(state.extraction.batchers),
                 error_codes=ERROR_CODES,
                 block_reasons=[reason.value for reason in BlockReason],
                 request_backends=[ALL_BACKENDS],

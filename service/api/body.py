@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import zlib
-from dataclasses import dataclass
 from typing import TypeVar
 
 from fastapi import Request
@@ -29,6 +28,7 @@ from service.api.schemas import PageInput, PageOptions
 from service.errors import EmptyPage
 from service.parsing.content_type import media_type
 from service.parsing.page_check import check_page
+from service.serving.extraction import Page
 from service.settings import Settings
 
 HTML_MEDIA_TYPES = frozenset({"text/html", "application/xhtml+xml", "text/plain"})
@@ -40,15 +40,6 @@ _GZIP_WBITS = 31  # zlib's window bits for a gzip header and trailer
 Model = TypeVar("Model", bound=BaseModel)
 Options = TypeVar("Options", bound=PageOptions)
 Payload = TypeVar("Payload", bound=PageInput)
-
-
-@dataclass(frozen=True, slots=True)
-class Page:
-    """One page to extract: its bytes or text, the charset its sender declared, where it came from."""
-
-    html: str | bytes
-    charset: str | None = None
-    url: str | None = None
 
 
 async def read_body(request: Request, settings: Settings) -> bytes:

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import hmac
-from collections.abc import Sized
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -15,11 +13,10 @@ from service.api.errors import Unauthorized
 from service.api.schemas import ALL_BACKENDS
 from service.backends.base import Backend
 from service.backends.enabled import is_ready
-from service.fetching.fetcher import Fetcher
 from service.metrics import UNKNOWN_BACKEND, Metrics
 from service.pipeline import Extractor
-from service.runtime.admission import AdmissionLimit
-from service.runtime.batcher import MicroBatcher
+from service.serving.extraction import ExtractionService
+from service.serving.fetch import FetchService
 from service.settings import Settings
 
 # The request-state key the metrics middleware reads the backend label from.
@@ -33,21 +30,20 @@ class AppState:
     """What the lifespan opens once and every request reads."""
 
     settings: Settings
-    extractor: Extractor
+    extraction: ExtractionService  # admission, the thread pool and the micro-batchers every extraction goes through
+    fetching: FetchService  # the pages the service fetches itself, admitted and counted
     backends: dict[str, Backend]  # the enabled backends, loaded, by name
     manifest: dict[str, dict[str, object]]  # the model store's manifest entries, by backend name
     metrics: Metrics
-    fetcher: Fetcher
-    admission: AdmissionLimit  # documents being extracted
-    fetch_admission: AdmissionLimit  # pages being fetched
-    cpu_pool: ThreadPoolExecutor  # threads running the pipeline off the event loop
     api_keys: tuple[bytes, ...] = ()  # empty: no key needed
-    batchers: dict[str, MicroBatcher[Sized]] = field(default_factory=dict)  # by backend name, for batched backends
+
+    @property
+    def extractor(self) -> Extractor:
+        return self.extraction.extractor
 
     def ready(self, name: str) -> bool:
         """A backend is ready when it says so and, if batched, its batcher is alive."""
-        batcher = self.batchers.get(name)
-        return is_ready(self.backends[name]) and (batcher is None or batcher.alive)
+        return is_ready(self.backends[name]) and self.extraction.batching_alive(name)
 
     def backend_label(self, name: str | None) -> str:
         """The bounded metric label for a requested backend name."""

@@ -7,7 +7,7 @@ middleware answers a request for an extracting route with the same 429
 ``overloaded`` (same body, ``Retry-After``, counted by code and, through the
 metrics middleware around it, by endpoint) as soon as not even one more
 document would be admitted. It admits nothing itself: the route admits for
-real once the page is read (:func:`service.api.extraction.run_jobs`), and a
+real once the page is read (:meth:`service.serving.extraction.ExtractionService.run`), and a
 batch that is too big for the room left is refused there.
 """
 
@@ -36,7 +36,7 @@ class AdmissionGate:
         route = self.routes.get((scope["method"], scope["path"])) if scope["type"] == "http" else None
         if route is not None:
             state: AppState = scope["state"][STATE_KEY]
-            admission = state.admission
+            admission = state.extraction.admission
             if admission.full():
                 scope["route"] = route  # the metrics middleware labels the answer with its endpoint
                 error = Overloaded(admission.refusal(), admission.retry_after_s)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import combinations
 
+import numpy as np
 from fastapi.responses import Response
 from pydantic import BaseModel
 
-from service.api.extraction import pairwise_agreement
 from service.api.schemas import (
+    Agreement,
     BlockModel,
     ComparedBlock,
     CompareResponse,
@@ -105,3 +107,17 @@ def to_compare(extractions: Sequence[Extraction], include_blocks: bool, **fields
             **fields,
         }
     )
+
+
+def pairwise_agreement(extractions: Sequence[Extraction]) -> list[Agreement]:
+    """How far every pair of backends agrees on the same page's blocks."""
+    pairs = []
+    for a, b in combinations(extractions, 2):
+        left, right = a.labels.labels, b.labels.labels
+        same = float(np.mean(left == right)) if len(left) else 1.0
+        either = int(np.count_nonzero(left | right))
+        both = int(np.count_nonzero(left & right))
+        pairs.append(
+            Agreement(backends=(a.backend, b.backend), agreement=same, jaccard=both / either if either else 1.0)
+        )
+    return pairs

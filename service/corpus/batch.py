@@ -1,7 +1,8 @@
 """The per-batch function both engines run: pages in, one output row per page out, never fewer.
 
 Extraction goes through :mod:`service.pipeline`, the code path of the HTTP API
-and the CLI, after the same page check (``empty_body``, ``not_html``). A page
+and the CLI, after the same page check (``empty_body``, ``not_html``); where the
+settings batch a model's inference, through the serving layer's micro-batcher. A page
 the reader could not read keeps the reader's code; a page the extractor fails
 on unexpectedly is an ``internal_error`` row, and the batch goes on.
 """
@@ -15,13 +16,18 @@ from dataclasses import dataclass
 from typing import Any
 
 import pyarrow as pa
+from prometheus_client import CollectorRegistry
 
 from service.corpus.pages import INTERNAL_ERROR, Page
 from service.errors import ExtractionError
+from service.metrics import Metrics
 from service.options import Options as ExtractionOptions
 from service.output.formats import output_format
 from service.parsing.page_check import check_page
 from service.pipeline import Extraction, default_extractor, warm_up
+from service.serving import extraction as serving
+from service.serving.blocking import BlockingExtraction
+from service.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +83,13 @@ def schema(options: Options) -> pa.Schema:
 
 
 class BatchExtractor:
-    """The models, loaded once per worker process or Ray actor, and the per-batch function."""
+    """The models, loaded once per worker process or Ray actor, and the per-batch function.
+
+    Where the settings batch a batched backend's inference (a GPU provider, or
+    ``EXTRACT_BATCH_MAX_SIZE``), a batch's pages go through the serving layer's
+    micro-batcher together, as concurrent requests do in the server; elsewhere
+    they are extracted one after another.
+    """
 
     def __init__(self, options: Options) -> None:
         self.options = options
@@ -85,12 +97,39 @@ class BatchExtractor:
         self.extraction_options = ExtractionOptions(format=options.output)
         self.backend = self.extractor.backend(options.backend)  # an unknown name fails here, before any shard
         warm_up(self.extractor, [self.backend.name])
+        self.served = self._serve(Settings())
+
+    def _serve(self, settings: Settings) -> BlockingExtraction | None:
+        """The extraction service with the backend's micro-batcher, where the settings give it one; else None."""
+        if not settings.micro_batching:
+            return None
+        served = BlockingExtraction(
+            settings,
+            self.extractor,
+            {self.backend.name: self.backend},
+            Metrics(CollectorRegistry()),  # counted nowhere: the corpus summary counts the outcomes
+            max_in_flight=self.options.batch_size,
+            threads=1,  # a worker is one process per core; the batcher's inference thread is the second
+        )
+        if not served.service.batchers:  # a backend that does not batch
+            served.close()
+            return None
+        return served
 
     def rows(self, pages: Sequence[Page]) -> list[Row]:
         """One row per page, in the order given."""
-        return [self._row(page) for page in pages]
+        rows = [self._row(page) for page in pages]
+        checked = ((page, self._checked(page, row), row) for page, row in zip(pages, rows, strict=True))
+        todo = [(page, content, row) for page, content, row in checked if content is not None]
+        if self.served is None:
+            for page, content, row in todo:
+                self._extract(page, content, row)
+        else:
+            self._extract_batched(self.served, todo)
+        return rows
 
     def _row(self, page: Page) -> Row:
+        """The page's row before extraction: where it came from, and the reader's error if it had one."""
         row: Row = {
             "source": page.source,
             "position": page.position,
@@ -114,14 +153,22 @@ class BatchExtractor:
                 "page_bytes": page.size,
                 "metadata": None,
             }
-        if page.error is None and page.content is not None:
-            self._extract(page, page.content, row)
         return row
+
+    def _checked(self, page: Page, row: Row) -> bytes | None:
+        """The page's bytes when they are a page to extract; else None, and the row says why not."""
+        if page.error is not None or page.content is None:
+            return None
+        try:
+            check_page(page.content, page.charset)
+        except ExtractionError as error:
+            row["error"], row["error_message"] = code_of(error), str(error)
+            return None
+        return page.content
 
     def _extract(self, page: Page, content: bytes, row: Row) -> None:
         try:
-            check_page(content, page.charset)
-            result: Extraction = self.extractor.extract(
+            result = self.extractor.extract(
                 content, backend=self.backend.name, url=page.url, charset=page.charset, options=self.extraction_options
             )
         except ExtractionError as error:
@@ -130,11 +177,33 @@ class BatchExtractor:
             log.exception("extraction failed on %s at %s", page.source, page.position)
             row["error"], row["error_message"] = INTERNAL_ERROR, f"{type(error).__name__}: {error}"
         else:
-            row["title"], row["text"] = result.title, result.text
-            if self.options.output != "text":
-                row[self.options.output] = result.content
-            if self.options.metadata:
-                row["metadata"] = json.dumps(result.metadata.to_json(), ensure_ascii=False)
+            self._fill(row, result)
+
+    def _extract_batched(self, served: BlockingExtraction, todo: Sequence[tuple[Page, bytes, Row]]) -> None:
+        """Every page of ``todo`` through the micro-batcher in one call; page by page if that call fails whole."""
+        jobs = [
+            serving.Job(serving.Page(content, page.charset, page.url), self.backend.name, self.extraction_options)
+            for page, content, _ in todo
+        ]
+        try:
+            outcomes = served.run(jobs)
+        except Exception:  # a bug (or a full queue) fails the whole call: page by page, only its page says so
+            log.warning("a batch of %d pages failed together; extracting them one by one", len(jobs), exc_info=True)
+            for page, content, row in todo:
+                self._extract(page, content, row)
+            return
+        for (_, _, row), outcome in zip(todo, outcomes, strict=True):
+            if isinstance(outcome, ExtractionError):
+                row["error"], row["error_message"] = code_of(outcome), str(outcome)
+            else:
+                self._fill(row, outcome)
+
+    def _fill(self, row: Row, result: Extraction) -> None:
+        row["title"], row["text"] = result.title, result.text
+        if self.options.output != "text":
+            row[self.options.output] = result.content
+        if self.options.metadata:
+            row["metadata"] = json.dumps(result.metadata.to_json(), ensure_ascii=False)
 
 
 def code_of(error: ExtractionError) -> str:

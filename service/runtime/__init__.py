@@ -1,1 +1,1 @@
-"""What runs extractions inside a serving process: admission, and later the micro-batcher."""
+"""What backends and the serving layer run on: ONNX Runtime sessions, windows, the micro-batcher, admission."""

@@ -22,7 +22,7 @@ async def list_backends(state: State) -> BackendsResponse:
                 kind=backend.kind,
                 version=backend.version,
                 execution_provider=execution_provider(backend),
-                batched=name in state.batchers,
+                batched=name in state.extraction.batchers,
                 status="ready" if state.ready(name) else "not_ready",
                 manifest=state.manifest.get(name),
             )

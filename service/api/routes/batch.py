@@ -7,10 +7,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from pydantic import ValidationError
 
-from service.api.body import Page, parse_json, read_body
+from service.api.body import parse_json, read_body
 from service.api.deps import API_KEY, AppState, State, label_backend
 from service.api.errors import TooManyDocuments, UnsupportedMediaType, counted_error, error_fields
-from service.api.extraction import Job, run_jobs
 from service.api.responses import as_json, to_response
 from service.api.schemas import (
     EXAMPLE_HTML,
@@ -28,6 +27,7 @@ from service.errors import ExtractionError
 from service.parsing.content_type import media_type
 from service.parsing.page_check import check_page
 from service.pipeline import Extraction
+from service.serving.extraction import Job, Page
 
 router = APIRouter(tags=["extraction"], dependencies=API_KEY)
 
@@ -58,7 +58,7 @@ async def extract_batch(request: Request, state: State) -> Response:
     if len(batch.documents) > limit:
         raise TooManyDocuments(f"{len(batch.documents)} documents; at most {limit} per batch")
     prepared = [_job(document, batch) for document in batch.documents]
-    extracted = iter(await run_jobs(state, [job for job in prepared if isinstance(job, Job)]))
+    extracted = iter(await state.extraction.run([job for job in prepared if isinstance(job, Job)]))
     results = [_result(state, next(extracted) if isinstance(job, Job) else job, batch) for job in prepared]
     return as_json(BatchResponse(results=results))
 

@@ -9,7 +9,6 @@ from fastapi.responses import Response
 
 from service.api.body import read_page
 from service.api.deps import API_KEY, State, label_backend
-from service.api.extraction import Job, compare_backends, run_extractions
 from service.api.responses import as_json, to_compare
 from service.api.schemas import (
     ALL_BACKENDS,
@@ -20,6 +19,7 @@ from service.api.schemas import (
     error_responses,
     request_body,
 )
+from service.serving.extraction import Job
 
 router = APIRouter(tags=["extraction"], dependencies=API_KEY)
 
@@ -35,6 +35,6 @@ async def compare(request: Request, state: State, options: Annotated[CompareOpti
     """Texts, per-block scores and labels, pairwise agreement and timings of each backend on one page."""
     label_backend(request, state, ALL_BACKENDS)
     page, chosen = await read_page(request, state.settings, options, CompareRequest)
-    names = compare_backends(state, chosen.backends)
-    extractions = await run_extractions(state, [Job(page, name, chosen.extraction_options()) for name in names])
+    names = state.extraction.backends_to_compare(chosen.backends)
+    extractions = await state.extraction.extract([Job(page, name, chosen.extraction_options()) for name in names])
     return as_json(to_compare(extractions, chosen.include_blocks))

@@ -7,9 +7,8 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
-from service.api.body import Page, read_page
+from service.api.body import read_page
 from service.api.deps import API_KEY, AppState, State, label_backend
-from service.api.extraction import Job, compare_backends, fetch_page, run_extractions
 from service.api.responses import as_json, fetch_fields, to_compare, to_response
 from service.api.schemas import (
     ALL_BACKENDS,
@@ -23,6 +22,7 @@ from service.api.schemas import (
     error_responses,
     request_body,
 )
+from service.serving.extraction import Job, Page
 
 router = APIRouter(tags=["extraction"], dependencies=API_KEY)
 
@@ -37,10 +37,10 @@ async def _answer(
 ) -> Response:
     """One backend's result, or every backend's side by side when ``backend`` is ``all``."""
     if backend == ALL_BACKENDS:
-        names = compare_backends(state, None)
-        extractions = await run_extractions(state, [Job(page, name, options.extraction_options()) for name in names])
+        names = state.extraction.backends_to_compare(None)
+        extractions = await state.extraction.extract([Job(page, name, options.extraction_options()) for name in names])
         return as_json(to_compare(extractions, options.include_blocks, **fields))
-    (extraction,) = await run_extractions(state, [Job(page, backend, options.extraction_options())])
+    (extraction,) = await state.extraction.extract([Job(page, backend, options.extraction_options())])
     extra = {"fetch": fetch_ms} if fetch_ms is not None else None
     return as_json(to_response(extraction, options.include_blocks, extra_timings_ms=extra, **fields))
 
@@ -90,8 +90,8 @@ async def extract_url(request: Request, state: State, options: Annotated[FetchOp
     unless ``allow_error_status`` asks for the error page to be extracted.
     """
     label_backend(request, state, options.backend)
-    fetched, fetch_ms = await fetch_page(
-        state, options.url, allow_error_status=options.allow_error_status, respect_robots=options.respect_robots
+    fetched, fetch_ms = await state.fetching.fetch(
+        options.url, allow_error_status=options.allow_error_status, respect_robots=options.respect_robots
     )
     page = Page(fetched.body, fetched.charset, fetched.final_url)
     fields = fetch_fields(fetched, options.include_source)

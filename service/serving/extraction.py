@@ -1,0 +1,193 @@
+"""The extraction service: jobs in, extractions or page errors out, through admission, a thread pool and batchers.
+
+Every extracting route of the API goes through :meth:`ExtractionService.run`;
+a batched model backend plugs in here (its jobs go to its micro-batcher
+instead of the thread pool) without any caller changing. The collaborators are
+typed and built by the caller (:func:`service.serving.start.open_extraction`
+builds them from the settings), so nothing here knows HTTP.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Mapping, Sequence, Sized
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import partial
+from typing import cast
+
+from service.backends.base import BatchedBackend
+from service.errors import ExtractionError, UnknownBackend
+from service.metrics import Metrics
+from service.options import Options
+from service.parsing.budget import PageBudget
+from service.parsing.document import Document
+from service.pipeline import Extraction, Extractor, elapsed_ms, finish, timed_parse
+from service.runtime.admission import AdmissionLimit
+from service.runtime.batcher import MicroBatcher
+from service.runtime.errors import Overloaded
+from service.runtime.heap import trim_heap
+
+MS_PER_S = 1e3
+# Pages larger than this leave enough freed memory behind to be worth trimming the heap for (about 1 ms).
+TRIM_AFTER_BYTES = 1024 * 1024
+# The stages every extraction times, observed per backend in the stage-duration histogram.
+OBSERVED_STAGES = ("parse", "classify", "render")
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """One page to extract: its bytes or text, the charset its sender declared, where it came from."""
+
+    html: str | bytes
+    charset: str | None = None
+    url: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One page through one backend."""
+
+    page: Page
+    backend: str | None  # None: the default backend
+    options: Options
+
+
+# One job's result: its extraction, or the error that concerns its page alone.
+Outcome = Extraction | ExtractionError
+
+
+class ExtractionService:
+    """Runs jobs for concurrent callers in one event loop; refuses work past ``admission`` with :class:`Overloaded`.
+
+    ``pool`` runs the pipeline off the event loop; ``batchers`` (by backend
+    name, for batched backends only) let documents of concurrent calls share
+    inference calls; ``metrics`` times each extraction's stages.
+    """
+
+    def __init__(
+        self,
+        extractor: Extractor,
+        *,
+        admission: AdmissionLimit,
+        pool: ThreadPoolExecutor,
+        metrics: Metrics,
+        batchers: Mapping[str, MicroBatcher[Sized]] | None = None,
+    ) -> None:
+        self.extractor = extractor
+        self.admission = admission
+        self.pool = pool
+        self.metrics = metrics
+        self.batchers: Mapping[str, MicroBatcher[Sized]] = dict(batchers or {})
+
+    def batching_alive(self, name: str) -> bool:
+        """Whether the backend's micro-batcher runs (True for a backend without one: nothing to be down)."""
+        batcher = self.batchers.get(name)
+        return batcher is None or batcher.alive
+
+    def backends_to_compare(self, requested: Sequence[str] | None) -> list[str]:
+        """The backends a compare runs: the requested ones in the order given, else every enabled one."""
+        enabled = self.extractor.registry
+        if not requested:
+            return sorted(enabled.names())
+        for name in requested:
+            if name not in enabled:
+                raise UnknownBackend(name, sorted(enabled.names()))
+        return list(dict.fromkeys(requested))
+
+    async def run(self, jobs: Sequence[Job]) -> list[Outcome]:
+        """Every job's extraction or page error, in order; :class:`~service.runtime.errors.Overloaded` when full.
+
+        The jobs of one call run in one worker thread, one after another: a
+        batch costs one thread hop, and one call cannot take every core. Jobs
+        for a batched backend go through its micro-batcher instead, so documents
+        of concurrent calls share inference calls.
+        """
+        with self.admission.admit(len(jobs)):
+            if any(self._batcher_of(job) for job in jobs):
+                results = await asyncio.gather(*(self._extract_one(job) for job in jobs), return_exceptions=True)
+                outcomes = [_as_outcome(result) for result in results]
+            else:
+                loop = asyncio.get_running_loop()
+                outcomes = await loop.run_in_executor(self.pool, _extract_each, self.extractor, jobs)
+        stage = self.metrics.stage_duration
+        for outcome in outcomes:
+            if isinstance(outcome, Extraction):
+                for name in OBSERVED_STAGES:
+                    stage.labels(name, outcome.backend).observe(outcome.timings[name] / MS_PER_S)
+        return outcomes
+
+    async def extract(self, jobs: Sequence[Job]) -> list[Extraction]:
+        """Every job's extraction, in order; the first page error fails the call (one page, or a compare)."""
+        extractions = []
+        for outcome in await self.run(jobs):
+            if isinstance(outcome, ExtractionError):
+                raise outcome
+            extractions.append(outcome)
+        return extractions
+
+    def _batcher_of(self, job: Job) -> MicroBatcher[Sized] | None:
+        return self.batchers.get(job.backend or self.extractor.default_backend)
+
+    async def _extract_one(self, job: Job) -> Extraction:
+        """One job: through its backend's micro-batcher when it has one, else whole in a worker thread."""
+        loop = asyncio.get_running_loop()
+        batcher = self._batcher_of(job)
+        if batcher is None:
+            (outcome,) = await loop.run_in_executor(self.pool, _extract_each, self.extractor, [job])
+            if isinstance(outcome, ExtractionError):
+                raise outcome
+            return outcome
+        backend = cast(BatchedBackend, self.extractor.backend(job.backend))  # only batched backends get a batcher
+        document, parse_ms, encoded = await loop.run_in_executor(
+            self.pool, _prepare, backend, job, self.extractor.budget
+        )
+        started = time.perf_counter()
+        scores = await batcher.submit(encoded)
+        classify_ms = elapsed_ms(started)
+        return await loop.run_in_executor(
+            self.pool,
+            partial(
+                finish,
+                options=job.options,
+                url=job.page.url,
+                parse_ms=parse_ms,
+                classify_ms=classify_ms,
+                metadata_reader=self.extractor.metadata,
+            ),
+            document,
+            backend.labels(scores),
+            backend,
+        )
+
+
+def _as_outcome(result: Extraction | BaseException) -> Outcome:
+    """A job's result, or its error when that concerns its page alone; an overload or a bug fails the call."""
+    if isinstance(result, Overloaded) or not isinstance(result, Extraction | ExtractionError):
+        raise result
+    return result
+
+
+def _extract_each(extractor: Extractor, jobs: Sequence[Job]) -> list[Outcome]:
+    outcomes: list[Outcome] = []
+    for job in jobs:
+        try:
+            outcomes.append(
+                extractor.extract(
+                    job.page.html, backend=job.backend, url=job.page.url, charset=job.page.charset, options=job.options
+                )
+            )
+        except Overloaded:
+            raise
+        except ExtractionError as error:
+            outcomes.append(error.with_traceback(None))  # its message is all it carries: not the page's frames
+    if sum(len(job.page.html) for job in jobs) > TRIM_AFTER_BYTES:
+        trim_heap()  # a large page's temporaries are freed: give their pages back
+    return outcomes
+
+
+def _prepare(backend: BatchedBackend, job: Job, budget: PageBudget) -> tuple[Document, float, Sized]:
+    """Parse (within ``budget``) and encode in a worker thread: everything before the batched inference."""
+    document, parse_ms = timed_parse(job.page.html, job.page.charset, job.options, budget)
+    return document, parse_ms, backend.encode(document)
