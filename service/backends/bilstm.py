@@ -51,11 +51,7 @@ class BilstmBackend:
     ) -> None:
         self.name = model_name  # "bilstm", or a variant trained under another name ("bilstm_paper")
         entry, paths = store.verified(model_name)
-        if (entry.feature_schema, entry.feature_schema_version) != (SCHEMA_NAME, SCHEMA_VERSION):
-            raise ModelError(
-                f"model {model_name!r} reads features {entry.feature_schema} v{entry.feature_schema_version}, "
-                f"this code computes {SCHEMA_NAME} v{SCHEMA_VERSION}: retrain it"
-            )
+        entry.require_schema(SCHEMA_NAME, SCHEMA_VERSION)
         self.encoder = BlockEncoder(
             Vocabulary.from_json(paths["vocabulary"].read_text()), numeric=entry.config["numeric"]
         )

@@ -62,11 +62,7 @@ class OnnxFeatureBackend:
     ) -> None:
         """Load model ``name``; ``features_of(entry, paths)`` builds its feature function (reading side files)."""
         entry, paths = store.verified(name)
-        if (entry.feature_schema, entry.feature_schema_version) != (schema.name, schema.version):
-            raise ModelError(
-                f"model {name!r} reads features {entry.feature_schema} v{entry.feature_schema_version}, "
-                f"this code computes {schema.name} v{schema.version}: retrain it"
-            )
+        entry.require_schema(schema.name, schema.version)
         if entry.inputs != [INPUT_NAME] or PROBABILITIES not in entry.outputs:
             raise ModelError(f"model {name!r} has inputs {entry.inputs}, outputs {entry.outputs}: not this interface")
         units = entry.config.get("units")
