@@ -54,7 +54,7 @@ class Counting:
     def __init__(self, backend: Backend) -> None:
         self.backend = backend
         self.name, self.kind, self.version = backend.name, backend.kind, backend.version
-        self.compatible_versions = getattr(backend, "compatible_versions", ())
+        self.compatible_versions = backend.compatible_versions
         self.calls = 0
 
     def classify(self, document: Document) -> BlockLabels:

@@ -19,7 +19,7 @@ from service.api.middleware import MetricsMiddleware, endpoints_of, methods_and_
 from service.api.routes import backends, batch, compare, docs, extract, health, metrics, reader
 from service.api.schemas import ALL_BACKENDS
 from service.backends.base import Backend, BatchedBackend
-from service.backends.enabled import execution_provider, is_batched, load_enabled, manifest_figures
+from service.backends.enabled import load_enabled, manifest_figures
 from service.backends.registry import BackendRegistry, default_registry
 from service.fetching.errors import BlockReason
 from service.fetching.fetcher import Fetcher, FetchPolicy, Resolver, system_resolver
@@ -82,7 +82,7 @@ async def _open(
     fetcher = Fetcher(FetchPolicy.from_settings(settings), resolver=resolver)
     stack.push_async_callback(fetcher.aclose)
     for name, backend in loaded.items():
-        metrics.backend_info.labels(name, backend.kind, backend.version, execution_provider(backend)).set(1)
+        metrics.backend_info.labels(name, backend.kind, backend.version, backend.execution_provider).set(1)
     batchers = await _start_batchers(settings, metrics, loaded, stack)
     settle_heap()
     return AppState(
@@ -119,7 +119,7 @@ async def _start_batchers(
     )
     batchers: dict[str, MicroBatcher[Sized]] = {}
     for name, backend in loaded.items():
-        if isinstance(backend, BatchedBackend) and is_batched(backend):
+        if backend.batched and isinstance(backend, BatchedBackend):
             batcher: MicroBatcher[Sized] = MicroBatcher(backend.infer, name=name, limits=limits, metrics=metrics)
             await batcher.start()
             stack.push_async_callback(batcher.stop)

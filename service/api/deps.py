@@ -14,7 +14,6 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from service.api.errors import Unauthorized
 from service.api.schemas import ALL_BACKENDS
 from service.backends.base import Backend
-from service.backends.enabled import is_ready
 from service.fetching.fetcher import Fetcher
 from service.metrics import UNKNOWN_BACKEND, Metrics
 from service.pipeline import Extractor
@@ -47,7 +46,7 @@ class AppState:
     def ready(self, name: str) -> bool:
         """A backend is ready when it says so and, if batched, its batcher is alive."""
         batcher = self.batchers.get(name)
-        return is_ready(self.backends[name]) and (batcher is None or batcher.alive)
+        return self.backends[name].is_ready() and (batcher is None or batcher.alive)
 
     def backend_label(self, name: str | None) -> str:
         """The bounded metric label for a requested backend name."""

@@ -44,23 +44,33 @@ WARM_UP_PAGE = (
 
 @runtime_checkable
 class Backend(Protocol):
-    """What the registry, the pipeline and the API need from a backend."""
+    """What the registry, the pipeline and the API need from a backend.
+
+    Every backend subclasses it, so the facts only some backends have come with the
+    rule backend's defaults (on the CPU, unbatched, always ready) and a model backend
+    overrides what it knows; callers read them as attributes, never probe for them.
+    """
 
     name: str  # the one name used everywhere: registry, manifest, requests, metrics
     kind: str  # "rules", "onnx" or "graph"
     version: str  # model or rule-set version, reported with every extraction
+    execution_provider: str = "CPU"  # where it runs: "CPU" or "CUDA", the one ONNX Runtime really uses
+    batched: bool = False  # True: a BatchedBackend whose requests may share inference calls (Settings.micro_batching)
+    compatible_versions: tuple[str, ...] = ()  # earlier versions whose scores this one's replace (for ensembles)
+
+    def is_ready(self) -> bool:
+        """Whether it can serve now (/readyz asks); a backend that loads or reconnects in the background says no."""
+        return True
 
     def classify(self, document: Document) -> BlockLabels: ...
 
 
 @runtime_checkable
 class BatchedBackend(Backend, Protocol):
-    """A model backend whose documents can share inference calls (through the micro-batcher).
+    """A model backend whose documents can share inference calls (through the micro-batcher); sets ``batched``.
 
     ``classify(d)`` must equal ``labels(infer([encode(d)])[0])``, whatever else is in the batch.
     """
-
-    batched: bool  # True
 
     def encode(self, document: Document) -> Sized: ...
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from service.backends.base import WARM_UP_PAGE, BlockLabels
+from service.backends.base import WARM_UP_PAGE, Backend, BlockLabels
 from service.features.boilernet import SCHEMA_NAME, SCHEMA_VERSION, BlockEncoder, EncodedDocument, Vocabulary
 from service.models.store import ModelError, ModelStore
 from service.parsing.document import Document
@@ -32,7 +32,7 @@ LENGTHS_NAME = "lengths"
 DEFAULT_MAX_PADDED_BLOCKS = 16384
 
 
-class BilstmBackend:
+class BilstmBackend(Backend):  # and a BatchedBackend by its shape: encode, infer, labels
     """A verified BoilerNet ONNX model with its vocabulary."""
 
     kind = "onnx"

@@ -51,7 +51,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from service.backends.base import BlockLabels
+from service.backends.base import Backend, BlockLabels
 from service.features.shallow import TextFeatures, following, previous, text_features
 from service.features.text_stats import joined_text
 from service.parsing.document import Document
@@ -250,7 +250,7 @@ def unit_scores(context: Context) -> np.ndarray:
     return (num_words_rules(context).astype(np.float32) + density_rules(context).astype(np.float32)) / 2
 
 
-class BoilerpipeBackend:
+class BoilerpipeBackend(Backend):
     """Both boilerpipe trees on paragraph units (content if either says so), then the tree filter."""
 
     name = "boilerpipe"

@@ -103,8 +103,7 @@ def _features(resolve: BackendResolver, entry: ModelEntry, paths: dict[str, Path
     members = [PeerMember(m) if m in peers else resolve(m) for m in layout.members]
     recorded = entry.config.get("member_versions", {})
     for member in members:
-        # A member may name earlier versions whose scores its own replace (``compatible_versions``).
-        served = (member.version, *getattr(member, "compatible_versions", ()))
+        served = (member.version, *member.compatible_versions)  # and earlier versions its scores replace
         if member.name in recorded and recorded[member.name] not in served:
             raise ModelError(
                 f"model {entry.name!r} was fitted on {member.name!r} version {recorded[member.name]}, this "

@@ -65,7 +65,7 @@ def backend_seeds(labels: BlockLabels, margin: float) -> np.ndarray:
     return seeds
 
 
-class GrfBackend:
+class GrfBackend(Backend):
     """Heuristic (or another backend's) seeds, a k-NN block graph, the harmonic solution."""
 
     name = NAME

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from service.backends.base import WARM_UP_PAGE, BlockLabels
+from service.backends.base import WARM_UP_PAGE, Backend, BlockLabels
 from service.features.units import UNITS
 from service.models.store import ModelEntry, ModelError, ModelStore
 from service.parsing.document import Document
@@ -45,7 +45,7 @@ class FeatureSchema:
     width: int
 
 
-class OnnxFeatureBackend:
+class OnnxFeatureBackend(Backend):
     """A verified feature-matrix model, its feature function and its threshold."""
 
     kind = "onnx"
