@@ -32,9 +32,9 @@ class BlockLabels:
         return cls(scores=scores, labels=scores >= threshold, threshold=threshold)
 
 
-# A small page that touches every stage (parse, features, models, all three renderers): model backends
-# run it once when they load and the service extracts it with every backend at start, because the first
-# session run allocates and features and renderers build lookup tables on first use; no request pays that.
+# A small page that touches every stage (parse, features, models, all three renderers): whoever serves or
+# times a backend extracts it first (service.pipeline.warm_up, the one place), because the first session
+# run allocates and features and renderers build lookup tables on first use; no request pays that.
 WARM_UP_PAGE = (
     b"<html><head><title>Warm-up</title></head><body><nav><a href='/'>Home</a></nav>"
     b"<article><h1>Warm-up</h1><p>One paragraph with <b>two</b> sentences. Here is the second.</p>"

@@ -15,11 +15,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from service.backends.base import WARM_UP_PAGE, Backend, BlockLabels
+from service.backends.base import Backend, BlockLabels
 from service.features.boilernet import SCHEMA_NAME, SCHEMA_VERSION, BlockEncoder, EncodedDocument, Vocabulary
 from service.models.store import ModelError, ModelStore
 from service.parsing.document import Document
-from service.parsing.lexbor import parse_html
 from service.runtime.sessions import CPU, active_provider, create_session
 from service.runtime.windows import Window, pad_batch, stitch, windows
 from service.settings import DEFAULT_BILSTM_OVERLAP_BLOCKS, DEFAULT_BILSTM_WINDOW_BLOCKS
@@ -67,7 +66,6 @@ class BilstmBackend(Backend):  # and a BatchedBackend by its shape: encode, infe
         self.max_padded_blocks = max(max_padded_blocks, window_blocks)
         self.session = create_session(paths["model"], providers=providers, intra_op_threads=intra_op_threads)
         self.execution_provider = active_provider(self.session)
-        self.infer([self.encoder.encode(parse_html(WARM_UP_PAGE))])  # the first run allocates: not on a request
 
     def encode(self, document: Document) -> EncodedDocument:
         return self.encoder.encode(document)

@@ -22,11 +22,10 @@ from pathlib import Path
 
 import numpy as np
 
-from service.backends.base import WARM_UP_PAGE, Backend, BlockLabels
+from service.backends.base import Backend, BlockLabels
 from service.features.units import UNITS
 from service.models.store import ModelEntry, ModelError, ModelStore
 from service.parsing.document import Document
-from service.parsing.lexbor import parse_html
 from service.runtime.sessions import CPU, active_provider, create_session
 
 INPUT_NAME = "features"
@@ -79,7 +78,6 @@ class OnnxFeatureBackend(Backend):
         if width != schema.width:
             raise ModelError(f"model {name!r} takes {width} features, {schema.name} has {schema.width}")
         self.execution_provider = active_provider(self.session)
-        self.classify(parse_html(WARM_UP_PAGE))
 
     def scores(self, document: Document) -> np.ndarray:
         """Content probability of every leaf (float32), its unit's."""
