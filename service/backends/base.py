@@ -9,7 +9,7 @@ subtree), and callers want both.
 
 from __future__ import annotations
 
-from collections.abc import Sequence, Sized
+from collections.abc import Callable, Sequence, Sized
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -63,6 +63,10 @@ class Backend(Protocol):
         return True
 
     def classify(self, document: Document) -> BlockLabels: ...
+
+
+# Finds a backend by name (the registry's ``get``): how grf and the ensemble reach the backends they build on.
+BackendResolver = Callable[[str], Backend]
 
 
 @runtime_checkable

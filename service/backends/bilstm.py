@@ -16,6 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from service.backends.base import Backend, BlockLabels
+from service.backends.spec import BackendSpec, BuildContext
 from service.features.boilernet import SCHEMA_NAME, SCHEMA_VERSION, BlockEncoder, EncodedDocument, Vocabulary
 from service.models.store import ModelError, ModelStore
 from service.parsing.document import Document
@@ -24,6 +25,8 @@ from service.runtime.windows import Window, pad_batch, stitch, windows
 from service.settings import DEFAULT_BILSTM_OVERLAP_BLOCKS, DEFAULT_BILSTM_WINDOW_BLOCKS
 
 MODEL_NAME = "bilstm"
+# The BiLSTM models the store may hold: the shipped configuration and the paper's (`train bilstm --paper`).
+VARIANTS = (MODEL_NAME, "bilstm_paper")
 INPUT_NAME = "blocks"
 LENGTHS_NAME = "lengths"
 # Padded blocks per inference call (sequences × longest): bounds the input tensor at about
@@ -105,3 +108,19 @@ class BilstmBackend(Backend):  # and a BatchedBackend by its shape: encode, infe
 
     def classify(self, document: Document) -> BlockLabels:
         return self.labels(self.infer([self.encode(document)])[0])
+
+
+def _build(name: str, context: BuildContext) -> BilstmBackend:
+    settings = context.settings
+    return BilstmBackend(
+        context.store,
+        model_name=name,
+        providers=settings.execution_providers,
+        intra_op_threads=settings.onnx_intra_op_threads,
+        window_blocks=settings.bilstm_window_blocks,
+        overlap_blocks=settings.bilstm_overlap_blocks,
+        max_padded_blocks=settings.batch_max_padded_blocks,
+    )
+
+
+SPEC = BackendSpec(_build, names=VARIANTS, requires_model=True)

@@ -52,6 +52,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from service.backends.base import Backend, BlockLabels
+from service.backends.spec import BackendSpec, BuildContext
 from service.features.shallow import TextFeatures, following, previous, text_features
 from service.features.text_stats import joined_text
 from service.parsing.document import Document
@@ -272,3 +273,10 @@ class BoilerpipeBackend(Backend):
         scores = features.to_leaves(unit_scores(Context.of(features)))
         labels = tree_filter(document, scores > 0, self.tree_filter_depth)
         return BlockLabels(scores=scores, labels=labels)
+
+
+def _build(name: str, context: BuildContext) -> BoilerpipeBackend:
+    return BoilerpipeBackend(context.settings.boilerpipe_tree_filter_depth)
+
+
+SPEC = BackendSpec(_build, names=(BoilerpipeBackend.name,))

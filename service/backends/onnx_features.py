@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from service.backends.base import Backend, BlockLabels
+from service.backends.spec import BackendSpec, BuildContext
 from service.features.units import UNITS
 from service.models.store import ModelEntry, ModelError, ModelStore
 from service.parsing.document import Document
@@ -90,3 +91,22 @@ class OnnxFeatureBackend(Backend):
 
     def classify(self, document: Document) -> BlockLabels:
         return BlockLabels.from_scores(self.scores(document), self.threshold)
+
+
+def feature_model_spec(
+    model_name: str, schema: FeatureSchema, features_of: Callable[[ModelEntry, dict[str, Path]], FeatureFunction]
+) -> BackendSpec:
+    """The spec of a feature-matrix model stored under ``model_name`` (svm, mlp): offered where the store holds it."""
+
+    def build(name: str, context: BuildContext) -> OnnxFeatureBackend:
+        settings = context.settings
+        return OnnxFeatureBackend(
+            context.store,
+            name,
+            schema,
+            features_of,
+            providers=settings.execution_providers,
+            intra_op_threads=settings.onnx_intra_op_threads,
+        )
+
+    return BackendSpec(build, names=(model_name,), requires_model=True)
