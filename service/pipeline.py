@@ -207,7 +207,8 @@ def warm_up(extractor: Extractor, backends: Iterable[str]) -> None:
     """Extract a small page once with each backend, so no request pays a one-time cost.
 
     The first use builds lookup tables (the character classes take a few tenths of a second)
-    and runs each model for the first time.
+    and runs each model for the first time. This is the one place a backend is warmed: loading
+    one does not run it, so whoever serves or times backends calls this first.
     """
     for name in backends:
         for output in FORMATS:

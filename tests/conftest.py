@@ -22,7 +22,7 @@ import uvicorn
 
 from service.api.app import create_app
 from service.api.protocol import HttpProtocol
-from service.backends.base import BlockLabels
+from service.backends.base import Backend, BlockLabels
 from service.backends.boilerpipe import BoilerpipeBackend
 from service.backends.registry import BackendRegistry
 from service.commands.pages import free_port
@@ -173,7 +173,7 @@ def data_dir() -> Path:
 # Test backends: what API tests need without a model (the registry takes any object with the protocol).
 
 
-class KeepAllBackend:
+class KeepAllBackend(Backend):
     """Labels every block content: a second opinion that always disagrees with Boilerpipe on boilerplate."""
 
     name = "keep_all"
@@ -184,7 +184,7 @@ class KeepAllBackend:
         return BlockLabels.from_scores(np.ones(len(document), dtype=np.float32))
 
 
-class GateBackend:
+class GateBackend(Backend):
     """Holds every classify call until the test opens the gate, so "N requests in flight" is a fact, not a race."""
 
     name = "gate"

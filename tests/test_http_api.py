@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
+import numpy as np
 import pytest
 from conftest import ARTICLE, RULES_DEFAULT, KeepAllBackend, LiveServer
 from threadpoolctl import threadpool_info
 
+from service.backends.onnx_features import OnnxFeatureBackend
 from service.backends.registry import BackendRegistry, default_registry
 from service.features.text_stats import _tables
 from service.metadata.fields import PAGE_TYPES
 from service.models.store import ModelStore
+from service.output.formats import FORMATS
+from service.parsing.document import Document
 from service.settings import Settings
 
 pytestmark = pytest.mark.timeout(60)
@@ -367,6 +372,21 @@ def test_the_start_warms_every_stage_so_no_request_pays_a_one_time_cost() -> Non
     _tables.cache_clear()  # the character table the shallow and texrex features build on first use
     with LiveServer(Settings(default_backend=RULES_DEFAULT, enabled_backends=[RULES_DEFAULT])):
         assert _tables.cache_info().currsize == 1
+
+
+def test_the_start_runs_each_model_so_the_first_request_runs_it_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    runs: Counter[str] = Counter()
+    scores = OnnxFeatureBackend.scores
+
+    def counted(backend: OnnxFeatureBackend, document: Document) -> np.ndarray:
+        runs[backend.name] += 1
+        return scores(backend, document)
+
+    monkeypatch.setattr(OnnxFeatureBackend, "scores", counted)
+    with LiveServer(Settings(default_backend="mlp", enabled_backends=["mlp"])) as server:
+        assert runs == {"mlp": len(FORMATS)}  # the start's warm-up: one extraction per format, none while loading
+        assert httpx.post(server.url + "/extract", json={"html": ARTICLE}).status_code == 200
+    assert runs == {"mlp": len(FORMATS) + 1}  # the request ran the model once, and nothing else did
 
 
 def test_the_start_caps_blas_threads_per_process() -> None:

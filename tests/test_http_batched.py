@@ -13,7 +13,7 @@ import pytest
 from conftest import LiveServer
 
 from service import extract
-from service.backends.base import BlockLabels
+from service.backends.base import Backend, BlockLabels
 from service.backends.registry import BackendRegistry
 from service.parsing.document import Document
 from service.settings import Settings
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.timeout(60)
 PAGE = "<html><body><nav><a href='/'>Home</a></nav><p>{n} words of a paragraph that matters here.</p></body></html>"
 
 
-class CountingBatchedBackend:
+class CountingBatchedBackend(Backend):
     """Scores a block by its length; records how many documents each inference call held."""
 
     name = "batched"

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from conftest import ARTICLE, RULES_DEFAULT, LiveServer
 
-from service.backends.base import BlockLabels
+from service.backends.base import Backend, BlockLabels
 from service.backends.registry import BackendRegistry
 from service.parsing.document import Document
 from service.settings import Settings
@@ -31,7 +31,7 @@ def _nice(thread_id: int) -> int:
     return os.getpriority(os.PRIO_PROCESS, thread_id)
 
 
-class NiceProbe:
+class NiceProbe(Backend):
     """Labels every block as content and notes the nice value of the thread it ran on."""
 
     name = "probe"

@@ -17,7 +17,7 @@ from service.api.gate import AdmissionGate
 from service.api.middleware import MetricsMiddleware, endpoints_of, methods_and_path
 from service.api.routes import backends, batch, compare, docs, extract, health, metrics, reader
 from service.api.schemas import ALL_BACKENDS
-from service.backends.enabled import execution_provider, load_enabled, manifest_figures
+from service.backends.enabled import load_enabled, manifest_figures
 from service.backends.registry import BackendRegistry, default_registry
 from service.fetching.errors import BlockReason
 from service.fetching.fetcher import Fetcher, FetchPolicy, Resolver, system_resolver
@@ -74,7 +74,7 @@ async def _open(
     fetcher = Fetcher(FetchPolicy.from_settings(settings), resolver=resolver)
     stack.push_async_callback(fetcher.aclose)
     for name, backend in loaded.items():
-        metrics.backend_info.labels(name, backend.kind, backend.version, execution_provider(backend)).set(1)
+        metrics.backend_info.labels(name, backend.kind, backend.version, backend.execution_provider).set(1)
     settle_heap()
     return AppState(
         settings=settings,

@@ -12,7 +12,6 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from service.api.errors import Unauthorized
 from service.api.schemas import ALL_BACKENDS
 from service.backends.base import Backend
-from service.backends.enabled import is_ready
 from service.metrics import UNKNOWN_BACKEND, Metrics
 from service.pipeline import Extractor
 from service.serving.extraction import ExtractionService
@@ -43,7 +42,7 @@ class AppState:
 
     def ready(self, name: str) -> bool:
         """A backend is ready when it says so and, if batched, its batcher is alive."""
-        return is_ready(self.backends[name]) and self.extraction.batching_alive(name)
+        return self.backends[name].is_ready() and self.extraction.batching_alive(name)
 
     def backend_label(self, name: str | None) -> str:
         """The bounded metric label for a requested backend name."""

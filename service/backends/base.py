@@ -9,7 +9,7 @@ subtree), and callers want both.
 
 from __future__ import annotations
 
-from collections.abc import Sequence, Sized
+from collections.abc import Callable, Sequence, Sized
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -32,9 +32,9 @@ class BlockLabels:
         return cls(scores=scores, labels=scores >= threshold, threshold=threshold)
 
 
-# A small page that touches every stage (parse, features, models, all three renderers): model backends
-# run it once when they load and the service extracts it with every backend at start, because the first
-# session run allocates and features and renderers build lookup tables on first use; no request pays that.
+# A small page that touches every stage (parse, features, models, all three renderers): whoever serves or
+# times a backend extracts it first (service.pipeline.warm_up, the one place), because the first session
+# run allocates and features and renderers build lookup tables on first use; no request pays that.
 WARM_UP_PAGE = (
     b"<html><head><title>Warm-up</title></head><body><nav><a href='/'>Home</a></nav>"
     b"<article><h1>Warm-up</h1><p>One paragraph with <b>two</b> sentences. Here is the second.</p>"
@@ -44,23 +44,37 @@ WARM_UP_PAGE = (
 
 @runtime_checkable
 class Backend(Protocol):
-    """What the registry, the pipeline and the API need from a backend."""
+    """What the registry, the pipeline and the API need from a backend.
+
+    Every backend subclasses it, so the facts only some backends have come with the
+    rule backend's defaults (on the CPU, unbatched, always ready) and a model backend
+    overrides what it knows; callers read them as attributes, never probe for them.
+    """
 
     name: str  # the one name used everywhere: registry, manifest, requests, metrics
     kind: str  # "rules", "onnx" or "graph"
     version: str  # model or rule-set version, reported with every extraction
+    execution_provider: str = "CPU"  # where it runs: "CPU" or "CUDA", the one ONNX Runtime really uses
+    batched: bool = False  # True: a BatchedBackend whose requests may share inference calls (Settings.micro_batching)
+    compatible_versions: tuple[str, ...] = ()  # earlier versions whose scores this one's replace (for ensembles)
+
+    def is_ready(self) -> bool:
+        """Whether it can serve now (/readyz asks); a backend that loads or reconnects in the background says no."""
+        return True
 
     def classify(self, document: Document) -> BlockLabels: ...
 
 
+# Finds a backend by name (the registry's ``get``): how grf and the ensemble reach the backends they build on.
+BackendResolver = Callable[[str], Backend]
+
+
 @runtime_checkable
 class BatchedBackend(Backend, Protocol):
-    """A model backend whose documents can share inference calls (through the micro-batcher).
+    """A model backend whose documents can share inference calls (through the micro-batcher); sets ``batched``.
 
     ``classify(d)`` must equal ``labels(infer([encode(d)])[0])``, whatever else is in the batch.
     """
-
-    batched: bool  # True
 
     def encode(self, document: Document) -> Sized: ...
 

@@ -15,16 +15,18 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from service.backends.base import WARM_UP_PAGE, BlockLabels
+from service.backends.base import Backend, BlockLabels
+from service.backends.spec import BackendSpec, BuildContext
 from service.features.boilernet import SCHEMA_NAME, SCHEMA_VERSION, BlockEncoder, EncodedDocument, Vocabulary
 from service.models.store import ModelError, ModelStore
 from service.parsing.document import Document
-from service.parsing.lexbor import parse_html
 from service.runtime.sessions import CPU, active_provider, create_session
 from service.runtime.windows import Window, pad_batch, stitch, windows
 from service.settings import DEFAULT_BILSTM_OVERLAP_BLOCKS, DEFAULT_BILSTM_WINDOW_BLOCKS
 
 MODEL_NAME = "bilstm"
+# The BiLSTM models the store may hold: the shipped configuration and the paper's (`train bilstm --paper`).
+VARIANTS = (MODEL_NAME, "bilstm_paper")
 INPUT_NAME = "blocks"
 LENGTHS_NAME = "lengths"
 # Padded blocks per inference call (sequences × longest): bounds the input tensor at about
@@ -32,7 +34,7 @@ LENGTHS_NAME = "lengths"
 DEFAULT_MAX_PADDED_BLOCKS = 16384
 
 
-class BilstmBackend:
+class BilstmBackend(Backend):  # and a BatchedBackend by its shape: encode, infer, labels
     """A verified BoilerNet ONNX model with its vocabulary."""
 
     kind = "onnx"
@@ -51,11 +53,7 @@ class BilstmBackend:
     ) -> None:
         self.name = model_name  # "bilstm", or a variant trained under another name ("bilstm_paper")
         entry, paths = store.verified(model_name)
-        if (entry.feature_schema, entry.feature_schema_version) != (SCHEMA_NAME, SCHEMA_VERSION):
-            raise ModelError(
-                f"model {model_name!r} reads features {entry.feature_schema} v{entry.feature_schema_version}, "
-                f"this code computes {SCHEMA_NAME} v{SCHEMA_VERSION}: retrain it"
-            )
+        entry.require_schema(SCHEMA_NAME, SCHEMA_VERSION)
         self.encoder = BlockEncoder(
             Vocabulary.from_json(paths["vocabulary"].read_text()), numeric=entry.config["numeric"]
         )
@@ -71,7 +69,6 @@ class BilstmBackend:
         self.max_padded_blocks = max(max_padded_blocks, window_blocks)
         self.session = create_session(paths["model"], providers=providers, intra_op_threads=intra_op_threads)
         self.execution_provider = active_provider(self.session)
-        self.infer([self.encoder.encode(parse_html(WARM_UP_PAGE))])  # the first run allocates: not on a request
 
     def encode(self, document: Document) -> EncodedDocument:
         return self.encoder.encode(document)
@@ -111,3 +108,19 @@ class BilstmBackend:
 
     def classify(self, document: Document) -> BlockLabels:
         return self.labels(self.infer([self.encode(document)])[0])
+
+
+def _build(name: str, context: BuildContext) -> BilstmBackend:
+    settings = context.settings
+    return BilstmBackend(
+        context.store,
+        model_name=name,
+        providers=settings.execution_providers,
+        intra_op_threads=settings.onnx_intra_op_threads,
+        window_blocks=settings.bilstm_window_blocks,
+        overlap_blocks=settings.bilstm_overlap_blocks,
+        max_padded_blocks=settings.batch_max_padded_blocks,
+    )
+
+
+SPEC = BackendSpec(_build, names=VARIANTS, requires_model=True)

@@ -51,7 +51,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from service.backends.base import BlockLabels
+from service.backends.base import Backend, BlockLabels
+from service.backends.spec import BackendSpec, BuildContext
 from service.features.shallow import TextFeatures, following, previous, text_features
 from service.features.text_stats import joined_text
 from service.parsing.document import Document
@@ -250,7 +251,7 @@ def unit_scores(context: Context) -> np.ndarray:
     return (num_words_rules(context).astype(np.float32) + density_rules(context).astype(np.float32)) / 2
 
 
-class BoilerpipeBackend:
+class BoilerpipeBackend(Backend):
     """Both boilerpipe trees on paragraph units (content if either says so), then the tree filter."""
 
     name = "boilerpipe"
@@ -272,3 +273,10 @@ class BoilerpipeBackend:
         scores = features.to_leaves(unit_scores(Context.of(features)))
         labels = tree_filter(document, scores > 0, self.tree_filter_depth)
         return BlockLabels(scores=scores, labels=labels)
+
+
+def _build(name: str, context: BuildContext) -> BoilerpipeBackend:
+    return BoilerpipeBackend(context.settings.boilerpipe_tree_filter_depth)
+
+
+SPEC = BackendSpec(_build, names=(BoilerpipeBackend.name,))

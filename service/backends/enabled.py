@@ -1,37 +1,14 @@
-"""Loading the enabled backends, and the optional facts a backend may declare beyond the protocol.
-
-The protocol (name, kind, version, classify) is all a rule backend needs.
-A model backend may add ``execution_provider`` ("CPU" or "CUDA", the one
-ONNX Runtime really uses), ``batched = True`` when its requests can share
-inference calls through a micro-batcher (the app starts one where batching
-pays, :attr:`~service.settings.Settings.micro_batching`), and
-``is_ready() -> bool`` (its batcher is alive). Each is read here with a
-default, so new backends appear in /backends, /readyz and the metrics
-without API changes.
-"""
+"""Loading the enabled backends at start, and the manifest figures /backends shows of their models."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from functools import partial
 from pathlib import Path
 
 from service.backends.base import Backend
 from service.backends.registry import BackendRegistry
 from service.models.store import ModelStore
-
-
-def execution_provider(backend: Backend) -> str:
-    return str(getattr(backend, "execution_provider", "CPU"))
-
-
-def is_batched(backend: Backend) -> bool:
-    return bool(getattr(backend, "batched", False))
-
-
-def is_ready(backend: Backend) -> bool:
-    probe: Callable[[], bool] | None = getattr(backend, "is_ready", None)
-    return probe() if callable(probe) else True
 
 
 def load_enabled(registry: BackendRegistry, names: Sequence[str]) -> tuple[BackendRegistry, dict[str, Backend]]:

@@ -17,22 +17,22 @@ page as one more member (:class:`service.backends.peers.PeerMember`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
 
 import numpy as np
 
-from service.backends.base import Backend, BlockLabels
+from service.backends.base import Backend, BackendResolver, BlockLabels
 from service.backends.onnx_features import FeatureFunction, FeatureSchema, OnnxFeatureBackend
 from service.backends.peers import PeerMember, peers_available
+from service.backends.spec import BackendSpec, BuildContext
 from service.features.stack import SCHEMA_NAME, SCHEMA_VERSION, StackLayout, stack_features
 from service.models.store import ModelEntry, ModelError, ModelStore
 from service.parsing.document import Document
 from service.runtime.sessions import CPU
 
 NAME = "ensemble"
-BackendResolver = Callable[[str], Backend]
 
 
 def is_ensemble(name: str) -> bool:
@@ -103,8 +103,7 @@ def _features(resolve: BackendResolver, entry: ModelEntry, paths: dict[str, Path
     members = [PeerMember(m) if m in peers else resolve(m) for m in layout.members]
     recorded = entry.config.get("member_versions", {})
     for member in members:
-        # A member may name earlier versions whose scores its own replace (``compatible_versions``).
-        served = (member.version, *getattr(member, "compatible_versions", ()))
+        served = (member.version, *member.compatible_versions)  # and earlier versions its scores replace
         if member.name in recorded and recorded[member.name] not in served:
             raise ModelError(
                 f"model {entry.name!r} was fitted on {member.name!r} version {recorded[member.name]}, this "
@@ -128,3 +127,16 @@ def load_ensemble(
     return OnnxFeatureBackend(
         store, name, schema, partial(_features, resolve), providers=providers, intra_op_threads=intra_op_threads
     )
+
+
+def _stored(store: ModelStore) -> list[str]:
+    """The ensembles the store holds (``train ensemble``) that this installation can serve."""
+    return [name for name in store.names() if is_ensemble(name) and servable(store, name)]
+
+
+def _build(name: str, context: BuildContext) -> OnnxFeatureBackend:
+    providers, threads = context.settings.execution_providers, context.settings.onnx_intra_op_threads
+    return load_ensemble(context.store, name, context.resolve, providers, threads)
+
+
+SPEC = BackendSpec(_build, find=_stored)

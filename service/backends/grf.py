@@ -24,12 +24,12 @@ content about half the time. Seeds from ``boilerpipe`` scored 0.774.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from service.backends.base import Backend, BlockLabels
+from service.backends.base import Backend, BackendResolver, BlockLabels
+from service.backends.spec import BackendSpec, BuildContext
 from service.graph.build import GraphOptions, block_graph
 from service.graph.harmonic import BOILERPLATE, CONTENT, UNLABELLED, class_mass_normalised, harmonic
 from service.graph.seeds import heuristic_seeds
@@ -42,8 +42,6 @@ VERSION = "1.0"
 
 # With a seed backend: blocks it scores within this distance of 1 (or of 0) become seeds.
 DEFAULT_SEED_MARGIN = 0.1
-
-BackendResolver = Callable[[str], Backend]
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +63,7 @@ def backend_seeds(labels: BlockLabels, margin: float) -> np.ndarray:
     return seeds
 
 
-class GrfBackend:
+class GrfBackend(Backend):
     """Heuristic (or another backend's) seeds, a k-NN block graph, the harmonic solution."""
 
     name = NAME
@@ -97,3 +95,10 @@ class GrfBackend:
         if self.options.class_mass_normalisation:
             values = class_mass_normalised(values, seeds)
         return BlockLabels.from_scores(values)
+
+
+def _build(name: str, context: BuildContext) -> GrfBackend:
+    return GrfBackend(resolve=context.resolve)
+
+
+SPEC = BackendSpec(_build, names=(NAME,))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from service.backends.onnx_features import FeatureFunction, FeatureSchema, OnnxFeatureBackend
+from service.backends.onnx_features import FeatureFunction, FeatureSchema, OnnxFeatureBackend, feature_model_spec
 from service.features.texrex import N_FEATURES, SCHEMA_NAME, SCHEMA_VERSION, texrex_features
 from service.models.store import ModelEntry, ModelStore
 from service.runtime.sessions import CPU
@@ -22,3 +22,6 @@ def load_mlp(store: ModelStore, providers: Sequence[str] = (CPU,), intra_op_thre
     return OnnxFeatureBackend(
         store, MODEL_NAME, SCHEMA, _features, providers=providers, intra_op_threads=intra_op_threads
     )
+
+
+SPEC = feature_model_spec(MODEL_NAME, SCHEMA, _features)

@@ -22,11 +22,11 @@ from pathlib import Path
 
 import numpy as np
 
-from service.backends.base import WARM_UP_PAGE, BlockLabels
+from service.backends.base import Backend, BlockLabels
+from service.backends.spec import BackendSpec, BuildContext
 from service.features.units import UNITS
 from service.models.store import ModelEntry, ModelError, ModelStore
 from service.parsing.document import Document
-from service.parsing.lexbor import parse_html
 from service.runtime.sessions import CPU, active_provider, create_session
 
 INPUT_NAME = "features"
@@ -45,7 +45,7 @@ class FeatureSchema:
     width: int
 
 
-class OnnxFeatureBackend:
+class OnnxFeatureBackend(Backend):
     """A verified feature-matrix model, its feature function and its threshold."""
 
     kind = "onnx"
@@ -62,11 +62,7 @@ class OnnxFeatureBackend:
     ) -> None:
         """Load model ``name``; ``features_of(entry, paths)`` builds its feature function (reading side files)."""
         entry, paths = store.verified(name)
-        if (entry.feature_schema, entry.feature_schema_version) != (schema.name, schema.version):
-            raise ModelError(
-                f"model {name!r} reads features {entry.feature_schema} v{entry.feature_schema_version}, "
-                f"this code computes {schema.name} v{schema.version}: retrain it"
-            )
+        entry.require_schema(schema.name, schema.version)
         if entry.inputs != [INPUT_NAME] or PROBABILITIES not in entry.outputs:
             raise ModelError(f"model {name!r} has inputs {entry.inputs}, outputs {entry.outputs}: not this interface")
         units = entry.config.get("units")
@@ -83,7 +79,6 @@ class OnnxFeatureBackend:
         if width != schema.width:
             raise ModelError(f"model {name!r} takes {width} features, {schema.name} has {schema.width}")
         self.execution_provider = active_provider(self.session)
-        self.classify(parse_html(WARM_UP_PAGE))
 
     def scores(self, document: Document) -> np.ndarray:
         """Content probability of every leaf (float32), its unit's."""
@@ -96,3 +91,22 @@ class OnnxFeatureBackend:
 
     def classify(self, document: Document) -> BlockLabels:
         return BlockLabels.from_scores(self.scores(document), self.threshold)
+
+
+def feature_model_spec(
+    model_name: str, schema: FeatureSchema, features_of: Callable[[ModelEntry, dict[str, Path]], FeatureFunction]
+) -> BackendSpec:
+    """The spec of a feature-matrix model stored under ``model_name`` (svm, mlp): offered where the store holds it."""
+
+    def build(name: str, context: BuildContext) -> OnnxFeatureBackend:
+        settings = context.settings
+        return OnnxFeatureBackend(
+            context.store,
+            name,
+            schema,
+            features_of,
+            providers=settings.execution_providers,
+            intra_op_threads=settings.onnx_intra_op_threads,
+        )
+
+    return BackendSpec(build, names=(model_name,), requires_model=True)

@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from service.backends.base import BlockLabels
+from service.backends.base import Backend, BlockLabels
 from service.features.alignment import align_blocks
 from service.parsing.decode import to_utf8
 from service.parsing.document import Document
@@ -196,7 +196,7 @@ def document_html(document: Document) -> str:
     return "".join(out)
 
 
-class PeerMember:
+class PeerMember(Backend):
     """A peer extractor as an ensemble member: score 1 for the blocks whose text it keeps."""
 
     kind = "peer"

@@ -1,17 +1,13 @@
-"""One registry of backends, keyed by the one name used everywhere."""
+"""One registry of backends, keyed by the one name used everywhere, filled from one list of specs."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from functools import partial
 
+from service.backends import bilstm, boilerpipe, ensemble, grf, mlp, svm
 from service.backends.base import Backend
-from service.backends.bilstm import BilstmBackend
-from service.backends.boilerpipe import BoilerpipeBackend
-from service.backends.ensemble import is_ensemble, load_ensemble, servable
-from service.backends.grf import GrfBackend
-from service.backends.mlp import load_mlp
-from service.backends.svm import load_svm
+from service.backends.spec import BackendSpec, BuildContext
 from service.errors import DuplicateBackend, UnknownBackend
 from service.models.store import ModelStore
 from service.settings import Settings
@@ -54,39 +50,16 @@ class BackendRegistry:
         return backend
 
 
-# The BiLSTM models the store may hold: the shipped configuration and the paper's (`train bilstm --paper`).
-BILSTM_VARIANTS = frozenset({"bilstm", "bilstm_paper"})
+# Every backend this installation ships: a new backend is one module exporting its SPEC and one entry here.
+SPECS: tuple[BackendSpec, ...] = (boilerpipe.SPEC, grf.SPEC, bilstm.SPEC, svm.SPEC, mlp.SPEC, ensemble.SPEC)
 
 
 def default_registry(settings: Settings | None = None) -> BackendRegistry:
-    """Every backend this installation ships, registered by name, configured by ``settings``."""
+    """Every backend of :data:`SPECS` under each name it is offered, configured by ``settings``."""
     chosen = settings or Settings()
     registry = BackendRegistry()
-    registry.register("boilerpipe", lambda: BoilerpipeBackend(chosen.boilerpipe_tree_filter_depth))
-    registry.register("grf", lambda: GrfBackend(resolve=registry.get))
-    store = ModelStore(chosen.model_store_dir)
-    trained = set(store.names())  # a model backend is offered only where its artifact is in the store
-    for name in sorted(trained & BILSTM_VARIANTS):
-        registry.register(
-            name,
-            partial(
-                BilstmBackend,
-                store,
-                model_name=name,
-                providers=chosen.execution_providers,
-                intra_op_threads=chosen.onnx_intra_op_threads,
-                window_blocks=chosen.bilstm_window_blocks,
-                overlap_blocks=chosen.bilstm_overlap_blocks,
-                max_padded_blocks=chosen.batch_max_padded_blocks,
-            ),
-        )
-    for name, load in (("svm", load_svm), ("mlp", load_mlp)):
-        if name in trained:
-            registry.register(name, partial(load, store, chosen.execution_providers, chosen.onnx_intra_op_threads))
-    # Ensembles (`train ensemble`): their members are found by name in this registry, each built once.
-    for name in sorted(n for n in trained if is_ensemble(n) and servable(store, n)):
-        registry.register(
-            name,
-            partial(load_ensemble, store, name, registry.get, chosen.execution_providers, chosen.onnx_intra_op_threads),
-        )
+    context = BuildContext(ModelStore(chosen.model_store_dir), chosen, registry.get)
+    for spec in SPECS:
+        for name in spec.offered(context.store):
+            registry.register(name, partial(spec.build, name, context))
     return registry

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
 
-from service.backends.onnx_features import FeatureFunction, FeatureSchema, OnnxFeatureBackend
+from service.backends.onnx_features import FeatureFunction, FeatureSchema, OnnxFeatureBackend, feature_model_spec
 from service.features.svm import N_FEATURES, SCHEMA_NAME, SCHEMA_VERSION, TOKEN_FEATURES, svm_features
 from service.models.store import ModelEntry, ModelError, ModelStore
 from service.runtime.sessions import CPU
@@ -33,3 +33,6 @@ def load_svm(store: ModelStore, providers: Sequence[str] = (CPU,), intra_op_thre
     return OnnxFeatureBackend(
         store, MODEL_NAME, SCHEMA, _features, providers=providers, intra_op_threads=intra_op_threads
     )
+
+
+SPEC = feature_model_spec(MODEL_NAME, SCHEMA, _features)

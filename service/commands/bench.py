@@ -256,12 +256,12 @@ def _bench_encodings(data_dir: Path, args: argparse.Namespace) -> int:
 
 
 def _bench_batch_curve(data_dir: Path, args: argparse.Namespace) -> int:
-    from service.backends.registry import BILSTM_VARIANTS  # noqa: PLC0415 - loads the models' code
+    from service.backends.bilstm import VARIANTS  # noqa: PLC0415 - loads the models' code
     from service.commands.batch_curve import format_curve, measure_curve  # noqa: PLC0415
 
     sizes = [int(size) for size in args.batch_sizes.split(",") if size]
     pages, described = selected_pages(data_dir, args)
-    model = args.backends if args.backends in BILSTM_VARIANTS else "bilstm"  # --backend bilstm_paper, say
+    model = args.backends if args.backends in VARIANTS else "bilstm"  # --backend bilstm_paper, say
     result = measure_curve(pages, sizes, model)
     print(f"# inference alone over {result['pages']} pages of {described} ({result['blocks']} blocks); {_cpu_model()}")
     print(format_curve(result))

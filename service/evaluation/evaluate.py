@@ -24,7 +24,7 @@ from service.evaluation.metrics import PageScore, Summary, score_page, summarize
 from service.evaluation.progress import Progress
 from service.features.alignment import align_blocks
 from service.parsing.lexbor import parse_html
-from service.pipeline import Extractor
+from service.pipeline import Extractor, warm_up
 
 BACKEND = "backend"
 PEER = "peer"
@@ -44,7 +44,7 @@ class System:
 
 def backend_system(extractor: Extractor, name: str) -> System:
     """One of our backends through the full pipeline (parse, classify, render)."""
-    extractor.registry.get(name)  # build it now, outside the timed loop
+    warm_up(extractor, [name])  # build and run it once now, outside the timed loop
 
     def run(html: bytes) -> tuple[str, np.ndarray | None]:
         extraction = extractor.extract(html, backend=name)

@@ -232,10 +232,7 @@ def load_page_type_model(store: ModelStore) -> PageTypeModel | None:
     if MODEL_NAME not in store.names():
         return None
     entry, paths = store.verified(MODEL_NAME)
-    if entry.feature_schema != SCHEMA_NAME or entry.feature_schema_version != SCHEMA_VERSION:
-        raise ModelError(
-            f"model {MODEL_NAME!r} reads features {entry.feature_schema!r} v{entry.feature_schema_version}"
-        )
+    entry.require_schema(SCHEMA_NAME, SCHEMA_VERSION)
     path: Path = paths["model"]
     try:
         record = json.loads(path.read_text(encoding="utf-8"))

@@ -67,6 +67,14 @@ class ModelEntry:
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
+    def require_schema(self, name: str, version: int) -> None:
+        """Refuse a model trained on other features than the code computes now: its scores would be noise."""
+        if (self.feature_schema, self.feature_schema_version) != (name, version):
+            raise ModelError(
+                f"model {self.name!r} reads features {self.feature_schema} v{self.feature_schema_version}, "
+                f"this code computes {name} v{version}: retrain it"
+            )
+
 
 class ModelStore:
     """A directory of artifacts with its manifest."""

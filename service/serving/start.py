@@ -11,7 +11,6 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import AsyncExitStack, asynccontextmanager
 
 from service.backends.base import Backend, BatchedBackend
-from service.backends.enabled import is_batched
 from service.metrics import Metrics
 from service.pipeline import Extractor
 from service.runtime.admission import AdmissionLimit
@@ -74,7 +73,7 @@ async def _start_batchers(
     )
     batchers: dict[str, MicroBatcher[Sized]] = {}
     for name, backend in backends.items():
-        if isinstance(backend, BatchedBackend) and is_batched(backend):
+        if backend.batched and isinstance(backend, BatchedBackend):
             batcher: MicroBatcher[Sized] = MicroBatcher(backend.infer, name=name, limits=limits, metrics=metrics)
             await batcher.start()
             stack.push_async_callback(batcher.stop)

@@ -6,7 +6,6 @@ from fastapi import APIRouter
 
 from service.api.deps import API_KEY, State
 from service.api.schemas import BackendInfo, BackendsResponse
-from service.backends.enabled import execution_provider
 
 router = APIRouter(tags=["operations"], dependencies=API_KEY)
 
@@ -21,7 +20,7 @@ async def list_backends(state: State) -> BackendsResponse:
                 name=name,
                 kind=backend.kind,
                 version=backend.version,
-                execution_provider=execution_provider(backend),
+                execution_provider=backend.execution_provider,
                 batched=name in state.extraction.batchers,
                 status="ready" if state.ready(name) else "not_ready",
                 manifest=state.manifest.get(name),
