@@ -1,7 +1,9 @@
-"""ARCHITECTURE.md and the tree agree: every folder it names exists, every folder under service/ is named."""
+"""ARCHITECTURE.md and the tree agree: every folder it names exists, every folder under service/ is named,
+and no code under service/ reads from tests/."""
 
 from __future__ import annotations
 
+import ast
 import re
 
 from support.paths import REPO
@@ -43,3 +45,39 @@ def test_every_folder_under_service_is_listed() -> None:
 def test_the_patterns_read_the_document() -> None:
     """The checks above would pass vacuously if the patterns stopped matching the document's lines."""
     assert {"parsing", "backends", "api"} <= listed_folders() <= named_folders()
+
+
+def paths_into_tests(source: str) -> list[str]:
+    """String literals that name tests/ (a path part ``"tests"``, or text starting ``tests/``), docstrings aside."""
+    tree = ast.parse(source)
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    return [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in docstrings
+        and (node.value == "tests" or node.value.startswith("tests/"))
+    ]
+
+
+def test_no_code_under_service_reads_from_tests() -> None:
+    """The package owns what it reads (the gate's floors are service/evaluation/floors.json); tests read the package."""
+    found = {
+        path.relative_to(REPO).as_posix(): hits
+        for path in sorted(SERVICE.rglob("*.py"))
+        if (hits := paths_into_tests(path.read_text(encoding="utf-8")))
+    }
+    assert not found, f"code under service/ names paths under tests/: {found}"
+
+
+def test_a_path_into_tests_is_found_and_a_docstring_is_not() -> None:
+    source = '"""Measured by tests/http/test_x.py."""\nFLOORS = ROOT / "tests" / "floors.json"\nHELP = "tests/a.json"\n'
+    assert sorted(paths_into_tests(source)) == ["tests", "tests/a.json"]
