@@ -5,7 +5,7 @@
 #   docker build --target ray -t extraction-service:ray .   (cpu plus the `ray` extra; k8s/batch/ runs it)
 # Both run as an unprivileged user (uid 10001), carry the models from model_store/, install only
 # the serving dependencies (never the `train` or `eval` extras) and write nothing outside /tmp, so
-# they run with a read-only root filesystem. Checked by hadolint and tests/test_deploy_docker.py.
+# they run with a read-only root filesystem. Checked by hadolint and tests/deploy/test_deploy_docker.py.
 
 ARG PYTHON_IMAGE=python:3.11-slim-bookworm
 ARG CUDA_IMAGE=nvidia/cuda:12.6.3-cudnn-runtime-ubuntu24.04

@@ -67,8 +67,7 @@ test-train: install
 # Kubernetes schemas, the operator's CRD schemas, KubeRay's RayJob (k8s/batch), promtool, and a real
 # Prometheus scraping the service.
 deploy-check: install
-	$(BIN)/python -m pytest -q tests/test_deploy_docker.py tests/test_deploy_compose.py tests/test_deploy_k8s.py tests/test_deploy_k8s_batch.py \
-		tests/test_prometheus_config.py tests/test_prometheus_scrape.py
+	$(BIN)/python -m pytest -q tests/deploy
 
 # Print an overlay's manifests as kubectl would apply them: `make k8s-render OVERLAY=gpu`.
 OVERLAY ?= cpu

@@ -62,7 +62,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--allow-lower", action="store_true", help="let --update-floors lower a floor or re-pin on a new corpus"
     )
     parser.add_argument(
-        "--floors", type=Path, default=gate.FLOORS_PATH, help="floors file (default: tests/quality_floors.json)"
+        "--floors", type=Path, default=gate.FLOORS_PATH, help="floors file (default: service/evaluation/floors.json)"
     )
     parser.add_argument(
         "--favor-sweep",

@@ -31,7 +31,7 @@ def return_large_blocks() -> bool:
     freed it raises that threshold to the block's size (up to 32 MiB), and later
     blocks of that size come from the heap, which it keeps. One page of 5 MB of
     text, or a body of 8 MB, then leaves the process 100 MB larger for good
-    (``tests/test_bad_input_matrix.py``: 129 MB after warm-up, 235 MB after the
+    (``tests/http/test_bad_input_matrix.py``: 129 MB after warm-up, 235 MB after the
     matrix). Setting the threshold turns the raising off.
     """
     name = ctypes.util.find_library("c")
@@ -46,7 +46,7 @@ def trim_heap() -> bool:
     A large page leaves many small blocks free but scattered between live ones (its
     body read in 64 KB pieces, its parse and features), where
     :func:`return_large_blocks` does not reach: trimming after it returns them
-    (``tests/test_bad_input_matrix.py``: 139 MB after the matrix instead of 170 MB,
+    (``tests/http/test_bad_input_matrix.py``: 139 MB after the matrix instead of 170 MB,
     against 129 MB after warm-up). It costs about a millisecond, so only large
     pages call it.
     """

@@ -1,0 +1,31 @@
+"""Fixtures of the evaluation tests: the WCXB dev pages, and the quality gate's remembered passes."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from service.paths import default_data_dir
+
+from support.gate_cache import GatePasses
+
+NO_GATE_CACHE_ENV = "EXTRACT_NO_GATE_CACHE"
+
+
+@pytest.fixture(scope="session")
+def data_dir() -> Path:
+    """The WCXB dev pages; tests that need them skip cleanly when they are absent."""
+    path = default_data_dir()
+    if not (path / "html").is_dir():
+        pytest.skip(f"WCXB dev pages not found at {path} (set EXTRACT_DATA_DIR)")
+    return path
+
+
+@pytest.fixture
+def gate_passes(request: pytest.FixtureRequest) -> GatePasses:
+    """The gate's passes in pytest's cache; ``--no-gate-cache`` or EXTRACT_NO_GATE_CACHE=1 forces a run."""
+    forced = request.config.getoption("--no-gate-cache") or os.environ.get(NO_GATE_CACHE_ENV, "") not in ("", "0")
+    assert request.config.cache is not None, "the quality gate's cache needs pytest's cacheprovider"
+    return GatePasses(request.config.cache, enabled=not forced)

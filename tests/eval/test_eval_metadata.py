@@ -1,0 +1,61 @@
+"""``eval --metadata``: the per-field scoring rules, and the command on the fixture corpus."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from service.cli import main
+from service.evaluation.datasets import load_corpus
+from service.evaluation.metadata_eval import Guess, evaluate_metadata, is_right, token_f1
+
+from support.paths import FIXTURES_DIR
+
+WCXB = FIXTURES_DIR / "eval" / "wcxb"
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EXTRACT_CACHE_DIR", str(tmp_path / "cache"))
+
+
+def test_token_f1_and_what_counts_as_right() -> None:
+    assert token_f1("Jane Roe", "jane roe") == 1.0
+    assert token_f1(None, "Jane Roe") == 0.0
+    assert is_right("author", "Dylan Bailey, MS, RD", "Dylan Bailey, MS, RD, FAND")  # 6/7 tokens: F1 0.86
+    assert not is_right("author", "Dylan Bailey", "Dylan Bailey, MS, RD, FAND")  # F1 0.67
+    assert is_right("title", "Tide pools at dawn", "Tide Pools at Dawn")
+    assert is_right("date_published", "2025-09-04", "2025-09-04")
+    assert not is_right("date_published", "2025-09-05", "2025-09-04")
+    assert not is_right("date_published", None, "2025-09-04")
+
+
+def test_scores_count_right_answers_and_spurious_ones() -> None:
+    pages = list(load_corpus(WCXB).pages)
+    guesses = {
+        "perfect": lambda html, url: Guess(
+            "Tide pools at dawn" if "tide" in url else "Chain noise after rain", None, None
+        ),
+        "talkative": lambda html, url: Guess("Something else", "Some One", "2020-01-01", "article"),
+    }
+    scores = evaluate_metadata(pages, guesses)
+    assert scores["perfect"].fields["title"].accuracy == 1.0
+    assert scores["perfect"].fields["title"].with_gold == 2  # the third page's gold has no title
+    assert scores["talkative"].fields["title"].accuracy == 0.0
+    assert scores["talkative"].fields["author"].spurious_share == 1.0  # no page's gold names an author
+    assert scores["talkative"].type_accuracy() == pytest.approx(1 / 3)
+
+
+def test_eval_metadata_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "metadata.json"
+    assert main(["eval", "--data", str(WCXB), "--part", "all", "--metadata", "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "3 pages of wcxb (all part)" in printed
+    assert "| ours |" in printed
+    record = json.loads(out.read_text())["metadata"]
+    assert (record["ours"]["title"]["accuracy"], record["ours"]["title"]["pages"]) == (1.0, 2)
+    assert 0.0 <= record["ours"]["page_type"]["accuracy"] <= 1.0
+    if "trafilatura" in record:  # the eval extra
+        assert "page_type" not in record["trafilatura"]

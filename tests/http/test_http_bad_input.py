@@ -1,0 +1,261 @@
+"""The bad-input matrix against a real uvicorn: every input gets a clear 2xx or 4xx, never a 5xx."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import socket
+
+import httpx
+import pytest
+
+from service.backends.registry import default_registry
+from service.settings import Settings
+
+from support.live_server import LiveServer
+from support.pages import ARTICLE, DECLARED_TEXT, EXOTIC_CODECS, page_declaring
+
+pytestmark = pytest.mark.timeout(60)
+
+FIFTY_MB = 50 * 1024 * 1024
+HTML = {"Content-Type": "text/html"}
+
+
+def error_code(response: httpx.Response) -> str:
+    return str(response.json()["error"]["code"])
+
+
+@pytest.mark.parametrize(
+    ("body", "headers"),
+    [
+        (b"", HTML),
+        (b"   \n\t ", HTML),
+        (b"", {"Content-Type": "application/json"}),
+    ],
+)
+def test_empty_bodies_are_400(client: httpx.Client, body: bytes, headers: dict[str, str]) -> None:
+    response = client.post("/extract", content=body, headers=headers)
+    assert (response.status_code, error_code(response)) == (400, "empty_body")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        bytes(range(256)) * 50,
+        random.Random(7).randbytes(100_000),
+        b"\x89PNG\r\n\x1a\n" + bytes(4096),
+        b"\x7fELF\x02\x01\x01" + bytes(2000),
+        b"PK\x03\x04" + random.Random(8).randbytes(5000),
+    ],
+)
+def test_binary_bodies_are_422_not_html(client: httpx.Client, body: bytes) -> None:
+    response = client.post("/extract", content=body, headers=HTML)
+    assert (response.status_code, error_code(response)) == (422, "not_html")
+
+
+def test_binary_in_a_json_string_is_422_not_html(client: httpx.Client) -> None:
+    response = client.post("/extract", json={"html": "\u0000\u0001\u0002" * 1000})
+    assert (response.status_code, error_code(response)) == (422, "not_html")
+
+
+def test_a_few_control_bytes_in_a_real_page_are_fine(client: httpx.Client) -> None:
+    page = ARTICLE.replace("real content", "real\x00content\x08")
+    assert client.post("/extract", content=page.encode(), headers=HTML).status_code == 200
+
+
+def test_utf16_with_a_bom_is_html_not_binary(client: httpx.Client) -> None:
+    response = client.post("/extract", content=ARTICLE.encode("utf-16"), headers=HTML)
+    assert response.status_code == 200
+    assert "real content that a reader came for" in response.json()["text"]
+
+
+@pytest.mark.parametrize("label", ["utf-16", "UTF-16LE", "unicode", "ucs-2", "csunicode"])
+def test_utf16_declared_with_any_whatwg_label_is_html_not_binary(client: httpx.Client, label: str) -> None:
+    body = ARTICLE.encode("utf-16-le")
+    response = client.post("/extract", content=body, headers={"Content-Type": f"text/html; charset={label}"})
+    assert response.status_code == 200, response.text
+    assert "real content that a reader came for" in response.json()["text"]
+
+
+@pytest.mark.parametrize(
+    ("body", "content_type"),
+    [
+        ("<p>Café crème brûlée, déjà vu à Noël.</p>".encode("latin-1"), "text/html; charset=utf-8"),
+        ("<p>Ελληνικά κείμενα εδώ</p>".encode("iso-8859-7"), "text/html; charset=klingon"),
+        ("<p>日本語のテキストです。</p>".encode("shift_jis"), "text/html; charset=utf-16"),
+        (b"<p>\xff\xfe\xfd broken \xc3\x28 utf-8</p>", "text/html"),
+    ],
+)
+def test_wrong_or_unknown_charsets_still_extract(client: httpx.Client, body: bytes, content_type: str) -> None:
+    """A wrong declaration garbles the text (U+FFFD, mojibake); it is never an error."""
+    response = client.post("/extract", content=body, headers={"Content-Type": content_type})
+    assert response.status_code == 200, response.text
+
+
+@pytest.mark.parametrize("label", EXOTIC_CODECS)
+def test_a_python_codec_name_as_a_charset_is_an_unknown_label(client: httpx.Client, label: str) -> None:
+    """Header and <meta> alike: the page reads as if it named no charset, never a 500."""
+    page = page_declaring(label)
+    named = {"Content-Type": f"text/html; charset={label}"}
+    one = {"backends": "boilerpipe"}
+    answers = {
+        "raw, header and meta": client.post("/extract", content=page.encode(), headers=named),
+        "raw, meta": client.post("/extract", content=page.encode(), headers=HTML),
+        "json, meta": client.post("/extract", json={"html": page}),
+        "compare raw, header and meta": client.post("/compare", params=one, content=page.encode(), headers=named),
+        "compare json, meta": client.post("/compare", json={"html": page, "backends": ["boilerpipe"]}),
+        "batch, meta": client.post("/extract/batch", json={"documents": [{"html": page}, {"html": ARTICLE}]}),
+    }
+    for door, response in answers.items():
+        assert response.status_code == 200, (door, response.text)
+        body = response.json()
+        first = body["results"][0] if "results" in body else body
+        assert first["text"] == DECLARED_TEXT, door
+
+
+@pytest.mark.parametrize(
+    ("label", "body", "expected"),
+    [
+        ("Shift_JIS", "<p>①～ 日本語</p>".encode("cp932"), "①～ 日本語"),
+        ("gb2312", "<p>體鎔堃</p>".encode("gbk"), "體鎔堃"),
+        ("euc-kr", "<p>똠방각하</p>".encode("cp949"), "똠방각하"),
+        ("iso-8859-1", b"<p>\x93quoted\x94</p>", "“quoted”"),
+    ],
+)
+def test_charset_labels_read_as_in_browsers(client: httpx.Client, label: str, body: bytes, expected: str) -> None:
+    assert block_texts(client, body, f"text/html; charset={label}") == [expected]
+
+
+def test_the_header_charset_wins_over_meta(client: httpx.Client) -> None:
+    page = '<meta charset="windows-1252"><p>Crème brûlée</p>'.encode()
+    assert block_texts(client, page, "text/html; charset=utf-8") == ["Crème brûlée"]
+    assert block_texts(client, page, "text/html") == ["CrÃ¨me brÃ»lÃ©e"]
+
+
+def block_texts(client: httpx.Client, body: bytes, content_type: str) -> list[str]:
+    response = client.post("/extract?include_blocks=true", content=body, headers={"Content-Type": content_type})
+    return [block["text"] for block in response.json()["blocks"]]
+
+
+@pytest.mark.parametrize("html", ["", "   ", " \n\t\r "])
+def test_an_empty_page_in_json_is_400_empty_body(client: httpx.Client, html: str) -> None:
+    """The same rule as a raw body: a page of white space is no page."""
+    answers = [client.post("/extract", json={"html": html}), client.post("/compare", json={"html": html})]
+    assert [(r.status_code, error_code(r)) for r in answers] == [(400, "empty_body")] * 2
+    batch = client.post("/extract/batch", json={"documents": [{"html": ARTICLE}, {"html": html}]})
+    assert batch.status_code == 200  # the empty document fails alone
+    first, second = batch.json()["results"]
+    assert "real content" in first["text"]
+    assert second["error"]["code"] == "empty_body"
+
+
+def _raw_post(port: int, head: str, body_part: bytes) -> bytes:
+    """Send headers and only a small part of a huge body; read what the server answers.
+
+    The server may answer and close before it has read what was sent: sending then fails, and
+    the answer is still there to read.
+    """
+    with socket.create_connection(("127.0.0.1", port), timeout=20) as sock:
+        with contextlib.suppress(OSError):  # no half-close: uvicorn would take it for a client gone away
+            sock.sendall(head.encode() + body_part)
+        received = b""
+        with contextlib.suppress(ConnectionResetError):
+            while chunk := sock.recv(65536):
+                received += chunk
+        return received
+
+
+def test_a_50_mb_body_is_413_from_its_content_length_before_it_is_read(live_server: LiveServer) -> None:
+    head = (
+        "POST /extract HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/html\r\n"
+        f"Content-Length: {FIFTY_MB}\r\nConnection: close\r\n\r\n"
+    )
+    answer = _raw_post(live_server.port, head, b"<p>" + b"x" * 65536)  # 64 KB of the 50 MB are ever sent
+    assert answer.startswith(b"HTTP/1.1 413")
+    assert b'"body_too_large"' in answer
+
+
+def test_a_50_mb_chunked_body_is_413_once_the_limit_is_passed(live_server: LiveServer) -> None:
+    head = (
+        "POST /extract HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/html\r\n"
+        "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+    )
+    chunk = b"x" * 65536
+    sent = b"".join(b"%x\r\n%s\r\n" % (len(chunk), chunk) for _ in range(20))  # 1.3 MB, over the 1 MB test limit
+    answer = _raw_post(live_server.port, head, sent)
+    assert answer.startswith(b"HTTP/1.1 413")
+
+
+def test_a_50_mb_batch_is_413(live_server: LiveServer) -> None:
+    head = (
+        "POST /extract/batch HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {FIFTY_MB}\r\nConnection: close\r\n\r\n"
+    )
+    assert _raw_post(live_server.port, head, b'{"documents": [').startswith(b"HTTP/1.1 413")
+
+
+def test_100000_deep_nesting_extracts(client: httpx.Client) -> None:
+    page = "<html><body>" + "<div>" * 100_000 + "<p>Deep down there is some text worth keeping.</p>" + "</div>" * 100
+    response = client.post("/extract", content=page.encode(), headers=HTML)
+    assert response.status_code == 200
+    assert response.json()["title"] == ""
+
+
+def test_100000_deep_json_is_invalid_json(client: httpx.Client) -> None:
+    body = b'{"html": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    response = client.post("/extract", content=body, headers={"Content-Type": "application/json"})
+    assert (response.status_code, error_code(response)) == (400, "invalid_json")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b"{not json", b'{"html": "unterminated', b'{"html": "\xff\xfe"}', b"\x00\x01", b"{}garbage", b"nan"],
+)
+def test_invalid_json_is_400(client: httpx.Client, body: bytes) -> None:
+    response = client.post("/extract", content=body, headers={"Content-Type": "application/json"})
+    assert (response.status_code, error_code(response)) == (400, "invalid_json")
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [[], "just a string", 42, None, {"html": 42}, {"html": ["a"]}, {"html": "<p>x</p>", "include_blocks": "maybe"}],
+)
+def test_json_of_the_wrong_shape_is_422(client: httpx.Client, payload: object) -> None:
+    response = client.post("/extract", content=json.dumps(payload), headers={"Content-Type": "application/json"})
+    assert (response.status_code, error_code(response)) == (422, "validation_error")
+
+
+def test_unknown_backend_lists_the_known_ones(client: httpx.Client) -> None:
+    for response in (
+        client.post("/extract?backend=nope", content=ARTICLE, headers=HTML),
+        client.post("/extract/batch", json={"documents": [{"html": ARTICLE}], "backend": "nope"}),
+    ):
+        assert (response.status_code, error_code(response)) == (400, "unknown_backend")
+        message = response.json()["error"]["message"]
+        assert message.endswith("known backends: " + ", ".join(default_registry(Settings()).names()))
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "status", "code"),
+    [
+        ("POST", "/extract?format=pdf", 422, "validation_error"),
+        ("POST", "/extract?include_blocks=maybe", 422, "validation_error"),
+        ("GET", "/extract", 422, "validation_error"),
+        ("PUT", "/extract", 405, "method_not_allowed"),
+        ("DELETE", "/backends", 405, "method_not_allowed"),
+        ("GET", "/nope/%00/..%2f", 404, "not_found"),
+    ],
+)
+def test_bad_requests_have_the_error_shape(
+    client: httpx.Client, method: str, path: str, status: int, code: str
+) -> None:
+    response = client.request(method, path, content=ARTICLE, headers=HTML)
+    assert (response.status_code, error_code(response)) == (status, code)
+
+
+@pytest.mark.parametrize("content_type", [None, "application/pdf", "multipart/form-data; boundary=x", "image/png"])
+def test_other_media_types_are_415(client: httpx.Client, content_type: str | None) -> None:
+    headers = {"Content-Type": content_type} if content_type else {}
+    response = client.post("/extract", content=b"%PDF-1.4 whatever", headers=headers)
+    assert (response.status_code, error_code(response)) == (415, "unsupported_media_type")

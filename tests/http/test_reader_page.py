@@ -1,0 +1,127 @@
+"""The reader page in headless Chromium (Debian's package, driven by Playwright; no downloaded browser).
+
+Skipped, saying why, where /usr/bin/chromium or the playwright package is missing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from service.backends.registry import BackendRegistry
+from service.settings import Settings
+
+from support.backends import KeepAllBackend
+from support.browser import OfflineTab, sync_api
+from support.live_server import RULES_DEFAULT, LiveServer
+from support.pages import ARTICLE
+
+pytestmark = pytest.mark.timeout(120)
+
+# A page that asks for everything a real one does from elsewhere: stylesheets, fonts, images, scripts,
+# frames, media, plugins, prefetches, a <base> that sends its relative URLs off, and a refresh away.
+OUTSIDE = "http://example.invalid"
+CDN = "https://cdn.example.com"
+THIRD_PARTY = ARTICLE.replace(
+    "<title>A page</title>",
+    f"""<title>A page</title><base href="{OUTSIDE}/base/">
+    <link rel="stylesheet" href="{CDN}/site.css"><link rel="preload" as="font" href="{CDN}/f.woff2" crossorigin>
+    <link rel="prefetch" href="{OUTSIDE}/next.html"><link rel="icon" href="{OUTSIDE}/favicon.ico">
+    <style>@import url("{OUTSIDE}/imported.css"); @font-face {{ font-family: F; src: url("{CDN}/f2.woff2") }}
+    body {{ font-family: F; background: url("{OUTSIDE}/bg.png") }}</style>
+    <script src="{CDN}/tracker.js"></script><meta http-equiv="refresh" content="0; url={OUTSIDE}/moved">""",
+).replace(
+    "<article>",
+    f"""<article><img src="{OUTSIDE}/pixel.gif" srcset="{CDN}/a.png 2x"><img src="relative.png">
+    <picture><source srcset="{CDN}/b.webp"><img src="{CDN}/b.jpg"></picture>
+    <iframe src="{CDN}/ad.html"></iframe><video poster="{OUTSIDE}/poster.jpg" src="{CDN}/v.mp4"></video>
+    <audio src="{CDN}/a.mp3" autoplay></audio><object data="{OUTSIDE}/x.swf"></object><embed src="{CDN}/y.swf">""",
+)
+
+
+@pytest.fixture(scope="module")
+def reader_url(registry_with: Callable[..., BackendRegistry]) -> Iterator[str]:
+    with LiveServer(Settings(default_backend=RULES_DEFAULT), registry=registry_with(KeepAllBackend())) as server:
+        yield server.url + "/"
+
+
+@pytest.fixture
+def reader(offline_tab: OfflineTab, reader_url: str) -> OfflineTab:
+    offline_tab.page.goto(reader_url)
+    offline_tab.page.wait_for_selector("#backend option[value=boilerpipe]", state="attached")
+    return offline_tab
+
+
+@pytest.fixture
+def page(reader: OfflineTab) -> sync_api.Page:
+    return reader.page
+
+
+def test_pasted_html_is_extracted_and_its_blocks_highlighted_on_the_page(page: sync_api.Page) -> None:
+    page.fill("#html", ARTICLE)
+    page.select_option("#backend", "boilerpipe")
+    page.click("#go")
+    sync_api.expect(page.locator("#text")).to_contain_text("a reader came for")
+    assert "Contact" not in page.text_content("#text")
+    frame = page.frame_locator("#page")
+    content = frame.locator("mark.xr-content")
+    content.first.wait_for()
+    texts = content.all_text_contents()
+    assert texts[0] == "A headline"
+    assert len(texts) == 5 and all("real content" in text for text in texts[1:])  # and the four paragraphs
+    assert "Contact" in frame.locator("mark.xr-boilerplate").all_text_contents()
+    assert "boilerpipe" in page.text_content("#meta")
+
+
+def test_compare_shows_every_backend_and_switches_the_highlight(page: sync_api.Page) -> None:
+    page.fill("#html", ARTICLE.replace("<h1>A headline</h1>", "<h1>A headline</h1><p>Short line.</p>"))
+    page.select_option("#backend", "all")
+    page.click("#go")
+    page.wait_for_selector("#backends tr[data-backend=keep_all]")
+    assert page.locator("#backends tr").count() == 2
+    assert "boilerpipe / keep_all" in page.text_content("#agreement")
+    frame = page.frame_locator("#page")
+    frame.locator("mark.xr-block").first.wait_for()
+    kept_by_boilerpipe = frame.locator("mark.xr-content").count()
+    page.click("#backends tr[data-backend=keep_all]")
+    sync_api.expect(page.locator("#meta")).to_contain_text("keep_all")
+    # keep_all keeps the short line boilerpipe drops (both lose the navigation and footer to pruning)
+    assert frame.locator("mark.xr-content").count() > kept_by_boilerpipe
+
+
+def test_the_page_s_own_scripts_never_run(page: sync_api.Page) -> None:
+    hostile = ARTICLE.replace("</body>", "<script>parent.document.title = 'pwned'</script></body>")
+    page.fill("#html", hostile)
+    page.click("#go")
+    page.frame_locator("#page").locator("mark.xr-block").first.wait_for()
+    assert page.title() != "pwned"
+
+
+def test_errors_are_shown_with_their_code(page: sync_api.Page) -> None:
+    page.check("input[name=source][value=url]")
+    page.fill("#url", "http://127.0.0.1/admin")
+    page.click("#go")
+    page.wait_for_selector("#status.error")
+    assert page.text_content("#status").startswith("url_not_allowed:")
+
+
+def test_the_framed_page_loads_nothing_from_outside(reader: OfflineTab) -> None:
+    reader.page.fill("#html", THIRD_PARTY)
+    reader.page.select_option("#backend", "boilerpipe")
+    reader.page.click("#go")
+    frame = reader.page.frame_locator("#page")
+    frame.locator("mark.xr-content").first.wait_for()  # marked on the frame's load: every load was tried by then
+    reader.page.wait_for_timeout(500)  # and the refresh had its chance
+    assert frame.locator("mark.xr-content").first.text_content() == "A headline"  # still the pasted page
+    assert reader.outside == []
+
+
+def test_an_empty_page_is_asked_for_instead_of_extracted(page: sync_api.Page) -> None:
+    assert "Paste a page's HTML" in page.text_content("#text")  # before anything: a hint, not a blank panel
+    page.fill("#html", "  \n ")
+    page.click("#go")
+    sync_api.expect(page.locator("#status.error")).to_have_text("Paste a page's HTML first.")
+    page.check("input[name=source][value=url]")
+    page.click("#go")
+    sync_api.expect(page.locator("#status.error")).to_have_text("Type the URL of a page first.")

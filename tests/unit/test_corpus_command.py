@@ -1,0 +1,137 @@
+"""``python -m service corpus`` end to end: every input page is one output row, the runs resume, bad input is exit 2."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from support.corpus_inputs import Expected, article, crawl, jsonl, output_rows, parquet, run_corpus
+
+pytest.importorskip("pyarrow", reason="the corpus extra: pip install -e '.[corpus]'")
+pytest.importorskip("fastwarc", reason="the corpus extra: pip install -e '.[corpus]'")
+
+from service.pipeline import extract
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
+
+MIB = 1024 * 1024
+BACKEND = "boilerpipe"  # no model to load: the engine is what is tested here; the Ray test uses a model
+
+
+@pytest.fixture(scope="module")
+def inputs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, list[Expected]]]:
+    """A directory of three inputs, one per format, with a 50 MB page among the WARC's broken records."""
+    folder = tmp_path_factory.mktemp("crawl")
+    expected = {
+        "crawl.warc.gz": crawl(folder / "crawl.warc.gz", pages=8, big_page_bytes=50 * MIB),
+        "pages.jsonl": jsonl(folder / "pages.jsonl", range(6)),
+        "pages.parquet": parquet(folder / "pages.parquet", range(5)),
+    }
+    return folder, expected
+
+
+@pytest.fixture(scope="module")
+def first_run(inputs: tuple[Path, dict[str, list[Expected]]], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("out")
+    done = run_corpus(inputs[0], "--out", out, "--backend", BACKEND, "--workers", "2", "--format", "markdown",
+                      "--metadata", "--batch-size", "4")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "3 shards, 0 already complete, 3 to do" in done.stderr
+    return out
+
+
+def test_every_record_is_one_row_with_its_outcome(
+    inputs: tuple[Path, dict[str, list[Expected]]], first_run: Path
+) -> None:
+    folder, expected = inputs
+    rows = output_rows(first_run)
+    for name, wanted in expected.items():
+        got = [Expected(row["url"], row["error"]) for row in rows if row["source"] == str(folder / name)]  # type: ignore[arg-type]
+        assert got == wanted, name
+    assert len(rows) == sum(len(wanted) for wanted in expected.values())
+    assert len({(row["source"], row["position"]) for row in rows}) == len(rows)
+
+
+def test_the_rows_are_what_the_pipeline_extracts(first_run: Path) -> None:
+    rows = {row["url"]: row for row in output_rows(first_run)}
+    for url, page in [("http://example.org/0", article(0)), ("http://example.net/4", article(4))]:
+        alone = extract(page, backend=BACKEND, url=url, output="markdown")
+        row = rows[url]
+        assert (row["title"], row["text"], row["markdown"]) == (alone.title, alone.text, alone.content)
+        assert json.loads(row["metadata"]) == alone.metadata.to_json()
+        assert row["text"] and row["backend"] == BACKEND and row["backend_version"] == alone.backend_version
+    warc_row = rows["http://example.org/0"]
+    assert (warc_row["http_status"], warc_row["content_type"], warc_row["charset"]) == (200, "text/html", "utf-8")
+    assert str(warc_row["record_id"]).startswith("<urn:uuid:") and warc_row["fetched_at"]
+    refused = rows["http://example.org/noise"]
+    assert (
+        refused["error"] == "not_html" and refused["text"] is None and "control characters" in refused["error_message"]
+    )
+
+
+def test_the_summary_counts_every_outcome(inputs: tuple[Path, dict[str, list[Expected]]], first_run: Path) -> None:
+    summary = json.loads((first_run / "summary.json").read_text())
+    wanted = Counter(e.error or "ok" for expected in inputs[1].values() for e in expected)
+    assert summary["outcomes"] == dict(wanted)
+    assert summary["pages"] == sum(wanted.values()) and summary["shards"] == {"total": 3, "complete": 3, "failed": 0}
+    assert {"too_large", "truncated_record", "decode_error", "not_html", "empty_body"} <= set(wanted)
+
+
+def test_a_rerun_skips_complete_shards_and_redoes_a_lost_one(
+    inputs: tuple[Path, dict[str, list[Expected]]], first_run: Path
+) -> None:
+    shards = sorted(first_run.glob("*.parquet"))
+    before = {shard: shard.stat().st_mtime_ns for shard in shards}
+    lost = next(shard for shard in shards if shard.name.startswith("pages.jsonl"))
+    lost.rename(lost.with_name(lost.name + ".partial"))  # as a crash mid-shard leaves it
+    done = run_corpus(inputs[0], "--out", first_run, "--backend", BACKEND, "--workers", "2", "--format", "markdown",
+                      "--metadata")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "3 shards, 2 already complete, 1 to do" in done.stderr
+    assert {shard: shard.stat().st_mtime_ns for shard in shards if shard != lost} == {
+        shard: mtime for shard, mtime in before.items() if shard != lost
+    }
+    assert lost.exists() and not list(first_run.glob("*.partial"))
+    assert json.loads((first_run / "summary.json").read_text())["shards"]["complete"] == 3
+
+
+def test_other_options_redo_every_shard(inputs: tuple[Path, dict[str, list[Expected]]], tmp_path: Path) -> None:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    jsonl(folder / "a.jsonl", range(2))
+    out = tmp_path / "out"
+    assert run_corpus(folder, "--out", out, "--backend", BACKEND, "--workers", "1").returncode == 0
+    again = run_corpus(folder, "--out", out, "--backend", BACKEND, "--workers", "1", "--format", "html")
+    assert again.returncode == 0 and "1 shards, 0 already complete, 1 to do" in again.stderr
+    assert all(row["html"] is not None for row in output_rows(out) if not row["error"])
+
+
+def test_what_cannot_be_read_at_all_is_exit_2_with_a_reason(tmp_path: Path) -> None:
+    (tmp_path / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    done = run_corpus(tmp_path / "image.png", "--out", tmp_path / "out", "--backend", BACKEND)
+    assert done.returncode == 2 and "not a recognised input" in done.stderr
+    done = run_corpus(tmp_path / "nothing-*.warc.gz", "--out", tmp_path / "out")
+    assert done.returncode == 2 and "no such file" in done.stderr
+    jsonl(tmp_path / "a.jsonl", range(1))
+    done = run_corpus(tmp_path / "a.jsonl", "--out", tmp_path / "out", "--backend", "nonesuch")
+    assert done.returncode == 2 and "unknown_backend" in done.stderr and BACKEND in done.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_shard_that_cannot_be_read_fails_alone_and_loudly(tmp_path: Path) -> None:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    jsonl(folder / "good.jsonl", range(2))
+    (folder / "broken.parquet").write_bytes(b"PAR1" + b"\0" * 64 + b"PAR1")  # the magic, no readable footer
+    out = tmp_path / "out"
+    done = run_corpus(folder, "--out", out, "--backend", BACKEND, "--workers", "2")
+    assert done.returncode == 1
+    assert f"error: shard {folder / 'broken.parquet'} failed" in done.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["shards"] == {"total": 2, "complete": 1, "failed": 1}
+    (failed,) = [item for item in summary["inputs"] if item["failed"]]
+    assert failed["input"].endswith("broken.parquet") and failed["pages"] is None
+    assert [p.name for p in out.glob("*.parquet")] == [next(out.glob("good.jsonl.*.parquet")).name]

@@ -1,0 +1,107 @@
+"""The page budget: elements and distinct attribute names counted before parsing, as Lexbor would make them."""
+
+from __future__ import annotations
+
+import pytest
+from selectolax.lexbor import LexborHTMLParser
+
+from service.backends.boilerpipe import BoilerpipeBackend
+from service.backends.registry import BackendRegistry
+from service.errors import PageTooComplex
+from service.parsing.budget import (
+    PageBudget,
+    count_attribute_names,
+    count_start_tags,
+)
+from service.parsing.lexbor import parse_html
+from service.pipeline import Extractor
+
+# Pages where a scan that ignores the tokenizer's rules would count other names than Lexbor makes.
+TOKENIZER_CASES = [
+    b"<div a b=1 c=\"x y\" d='>' e>x</div>",
+    b'<div a="x"b="y"/c/d>',
+    b"<DIV Class=a CLASS=b data-X=1>",
+    b"<!-- <div z1 z2> --><p q>",
+    b"<!--><div z1 z2>-->",
+    b"<!---><div z1 z2>-->",
+    b"<!-- a --!><p q><!-- <b c d>",
+    b"<!doctype html x y><?xml a b?><p q>",
+    b"<script src=x><div s1 s2></script><p q>",
+    b"<SCRIPT><div s1 s2></Script ><p q>",
+    b"<script><div s1 s2>",
+    b"<style>a<b c d>e</style><title><b t1></title><textarea><b t2></textarea><p q>",
+    b"<svg><style><div s1 s2></style></svg>",
+    b"<svg></svg><style><div s1 s2></style><p q>",
+    b'<div a=">" b c="<p z>" d>',
+    b"</div e1 e2><p A Q>",
+]
+
+
+def lexbor_attribute_names(page: bytes) -> int:
+    root = LexborHTMLParser(page).root
+    assert root is not None
+    return len({name for node in root.traverse() for name in node.attributes})
+
+
+@pytest.mark.parametrize("page", TOKENIZER_CASES)
+def test_attribute_names_are_counted_as_lexbor_makes_them(page: bytes) -> None:
+    assert count_attribute_names(page) == lexbor_attribute_names(page)
+
+
+def test_a_tag_cut_by_the_end_of_the_page_counts_though_lexbor_drops_it() -> None:
+    page = b"<p a='unclosed b c"
+    assert count_attribute_names(page) == 1 > lexbor_attribute_names(page)
+
+
+@pytest.mark.timeout(30)  # read once, these take a fraction of a second; read once per space, hours
+@pytest.mark.parametrize(
+    "page",
+    [
+        b"<html><body>" + b"<div>" * 100_000,  # 200,000 empty attribute lists
+        b"<div" + b" " * 1_000_000 + b">",
+        b"<div a" + b"\n" * 1_000_000 + b"b>",
+        b"<div a=" + b" " * 1_000_000 + b"b>",
+        b"<p \n>" * 200_000,
+        b"<!--" + b"-" * 1_000_000,
+        b"<script>" + b"</scrip" * 100_000,
+    ],
+)
+def test_long_runs_are_read_once(page: bytes) -> None:
+    assert count_attribute_names(page) <= 2
+
+
+def test_start_tags_are_counted_in_the_bytes() -> None:
+    assert count_start_tags(b"<p>a<B>b</B> 1 < 2 <3 <") == 2
+    assert count_start_tags(b"") == 0
+
+
+@pytest.mark.parametrize(
+    ("page", "refused"),
+    [
+        (b"<p>x" * 1001, "1001 elements, more than the 1000 allowed"),
+        (b"<div " + b" ".join(b"a%d" % i for i in range(101)) + b">", "101 distinct attribute names"),
+        (b"".join(b"<b a%d>" % i for i in range(101)), "101 distinct attribute names"),
+        (b"<div " + b" ".join(b'a%d=">"' % i for i in range(101)) + b">", "101 distinct attribute names"),
+    ],
+)
+def test_a_page_over_budget_is_too_complex_before_it_is_parsed(page: bytes, refused: str) -> None:
+    budget = PageBudget(max_elements=1000, max_attribute_names=100)
+    with pytest.raises(PageTooComplex, match=refused):
+        parse_html(page, budget=budget)
+    assert len(parse_html(page).elem_parent) > 1  # without a budget it parses
+
+
+def test_the_budget_is_checked_after_decoding() -> None:
+    """A UTF-16 page has as many elements as its text, not as its bytes say."""
+    page = ("<p>x" * 1001).encode("utf-16")
+    with pytest.raises(PageTooComplex):
+        parse_html(page, budget=PageBudget(max_elements=1000))
+
+
+def test_the_extractor_checks_every_page() -> None:
+    registry = BackendRegistry()
+    registry.register("boilerpipe", BoilerpipeBackend)
+    extractor = Extractor(registry, "boilerpipe", PageBudget(max_elements=1000))
+    with pytest.raises(PageTooComplex):
+        extractor.extract(b"<p>x" * 1001)
+    assert len(extractor.extract(b"<p>x" * 999).document) == 999

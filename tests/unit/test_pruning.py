@@ -1,0 +1,138 @@
+"""Page-guarded pruning: comment threads and link lists go where they are a minority of the kept text."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from service.backends.base import BlockLabels
+from service.backends.coherence import cut_paragraphs
+from service.backends.pruning import prune_boilerplate
+from service.backends.registry import BackendRegistry
+from service.metadata.reader import MetadataReader, load_metadata_reader
+from service.models.store import ModelStore
+from service.parsing.document import Document
+from service.parsing.lexbor import parse_html
+from service.pipeline import Extractor
+from service.settings import Settings
+
+from support.backends import KeepAllBackend
+
+ARTICLE = "<p>" + " ".join(f"Sentence {i} of the story, told at some length." for i in range(80)) + "</p>"
+LINK_ITEMS = "".join(f'<li><a href="/{i}">Other headline {i}</a></li>' for i in range(6))
+LINKS = f'<div class="more"><ul>{LINK_ITEMS}</ul></div>'
+COMMENT_ITEMS = "".join(f"<div><p>Reader {i} thinks so.</p></div>" for i in range(4))
+COMMENTS = f'<section id="comments">{COMMENT_ITEMS}</section>'
+
+
+def shipped_metadata() -> MetadataReader:
+    return load_metadata_reader(ModelStore(Settings().model_store_dir))
+
+
+def everything_kept(document: Document) -> BlockLabels:
+    return BlockLabels(scores=np.full(len(document), 0.9, np.float32), labels=np.ones(len(document), bool))
+
+
+def keep_all_registry() -> BackendRegistry:
+    registry = BackendRegistry()
+    registry.register("keep_all", KeepAllBackend)
+    return registry
+
+
+def kept_text(html: str, *, include_comments: bool | None = None, page_type: str | None = None) -> str:
+    document = parse_html(html)
+    labels = prune_boilerplate(
+        document, everything_kept(document), include_comments=include_comments, page_type=page_type
+    )
+    assert cut_paragraphs(document, labels.labels) == 0
+    return " ".join(t for t, keep in zip(document.texts, labels.labels.tolist(), strict=True) if keep)
+
+
+def test_an_article_loses_its_comment_thread_and_its_link_list() -> None:
+    text = kept_text(f"<article>{ARTICLE}{LINKS}{COMMENTS}</article>")
+    assert "Sentence 79" in text
+    assert "Reader" not in text
+    assert "Other headline" not in text
+
+
+def test_the_caller_owns_the_comments_when_it_says_so() -> None:
+    assert "Reader 3 thinks so." in kept_text(f"<article>{ARTICLE}{COMMENTS}</article>", include_comments=True)
+    short = "<p>" + "A short note. " * 20 + "</p>"
+    assert "Reader" not in kept_text(f"<article>{short}{COMMENTS}</article>", include_comments=False)
+
+
+def test_a_comment_word_on_the_page_frame_marks_no_thread() -> None:
+    text = kept_text(f'<body class="single has-comments"><article>{ARTICLE}</article></body>', include_comments=False)
+    assert "Sentence 79" in text
+
+
+def test_a_short_article_keeps_its_comments() -> None:
+    short = "<p>" + "A short note. " * 20 + "</p>"
+    text = kept_text(f"<article>{short}{COMMENTS}</article>")
+    assert "Reader 3 thinks so." in text
+
+
+def test_a_short_article_loses_its_thread_where_the_page_type_says_it_is_no_forum() -> None:
+    short = "<p>" + "A short note on the news. " * 20 + "</p>"  # 520 characters beside the thread
+    assert "Reader" not in kept_text(f"<article>{short}{COMMENTS}</article>", page_type="article")
+    assert "Reader 3 thinks so." in kept_text(f"<article>{short}{COMMENTS}</article>", page_type="forum")
+    tiny = "<p>Thanks!</p>"  # too little beside the thread to make it an article's, whatever the type
+    assert "Reader 3 thinks so." in kept_text(f"<article>{tiny}{COMMENTS}</article>", page_type="article")
+
+
+def test_the_pipeline_guards_comments_with_its_page_type_model() -> None:
+    short = "<p>" + "A short note on the news. " * 20 + "</p>"
+    ld = '{"@context": "https://schema.org", "@type": "NewsArticle", "headline": "News", "datePublished": "2026-03-12"}'
+    head = '<title>News</title><meta property="og:type" content="article">'
+    head += f'<script type="application/ld+json">{ld}</script>'
+    page = f"<html><head>{head}</head><body><article><h1>News</h1>{short}{COMMENTS}</article></body></html>"
+    extractor = Extractor(keep_all_registry(), default_backend="keep_all", metadata=shipped_metadata())
+    extraction = extractor.extract(page, url="https://news.example/2026/03/12/news")
+    assert extraction.metadata.page_type == "article"
+    assert "A short note on the news." in extraction.text and "Reader" not in extraction.text
+    without_model = Extractor(keep_all_registry(), default_backend="keep_all").extract(page)
+    assert "Reader 3 thinks so." in without_model.text  # no page type: only the length of the text beside counts
+
+
+def test_a_page_made_of_comments_keeps_them() -> None:
+    thread = '<div class="comment-list">' + "".join(f"<p>Post {i}: " + "a long reply " * 20 + "</p>" for i in range(5))
+    text = kept_text(f"<h1>Thread</h1>{thread}</div>")
+    assert "Post 4:" in text
+
+
+def test_a_page_made_of_links_keeps_them() -> None:
+    listing = "<ul>" + "".join(f'<li><a href="/{i}">Headline number {i} of the day</a></li>' for i in range(30))
+    text = kept_text(f"<main><h1>Latest</h1>{listing}</ul></main>")
+    assert "Headline number 29 of the day" in text
+
+
+def test_sidebars_navigation_and_hidden_blocks_go_where_they_are_a_minority() -> None:
+    aside = "<aside><p>About the author of this blog.</p></aside>"
+    hidden = '<div style="display:none"><span>2019-11-13T23:06:00+01:00</span></div>'
+    nav = '<div class="navbar"><p>Sections: World, Business</p></div>'
+    text = kept_text(f"{nav}<article>{ARTICLE}</article>{aside}{hidden}")
+    assert "Sentence 79" in text
+    assert "About the author" not in text
+    assert "2019-11-13" not in text
+    assert "Sections" not in text
+
+
+def test_a_layout_class_around_the_whole_page_is_not_furniture() -> None:
+    text = kept_text(f'<div class="has-sidebar"><article>{ARTICLE}</article></div>')
+    assert "Sentence 79" in text
+
+
+def test_no_backend_cuts_a_paragraph_that_pruning_touched_inside() -> None:
+    page = f"<article>{ARTICLE}<p>Press <button>Play</button> to hear the <span hidden>x</span> story.</p></article>"
+    extraction = Extractor(keep_all_registry(), default_backend="keep_all").extract(page)
+    assert cut_paragraphs(extraction.document, extraction.labels.labels) == 0
+    assert "Press Play to hear the" in extraction.text
+
+
+def test_only_labels_change_and_nothing_kept_stays_nothing() -> None:
+    document = parse_html(f"<article>{ARTICLE}{LINKS}</article>")
+    before = everything_kept(document)
+    after = prune_boilerplate(document, before)
+    assert after.scores is before.scores
+    assert after.labels.sum() < before.labels.sum()
+    nothing = BlockLabels(scores=before.scores, labels=np.zeros(len(document), bool))
+    assert prune_boilerplate(document, nothing).labels.sum() == 0
