@@ -4,6 +4,12 @@ Fitted on the train part of the committed WCXB dev split (Murrough Foley
 2026, CC-BY-4.0) with the corpus's page types as gold; the regularisation
 strength is chosen by accuracy on the validation part; the test part is
 scored once, by ``python -m service eval --metadata --part test``.
+
+Every train page is seen twice: as it is, and without its JSON-LD and
+OpenGraph types (:func:`without_declared_types`). Today's pages say what they
+are in that markup; pages from before it (the Dragnet 2012 news and blogs)
+do not, and a model fitted on today's pages alone took 40 % of those
+articles for listings or service pages.
 """
 
 from __future__ import annotations
@@ -39,7 +45,7 @@ from service.paths import REPO_ROOT
 
 # Inverse regularisation strengths and least training pages per vocabulary word, tried on the validation part.
 C_GRID = (0.1, 0.3, 1.0, 3.0)
-MIN_PAGES_GRID = (5, 8)
+MIN_PAGES_GRID = (5, 8, 10, 16)  # a page and its bare copy (see augmented) both count
 MAX_ITER = 5000
 
 
@@ -67,6 +73,25 @@ def examples_of(pages: Sequence[Page]) -> Examples:
         words.append(page_words(metadata, ld.types(), og_type(document), page.url))
         types.append(page.page_type)
     return Examples(np.vstack(rows).astype(np.float64), words, np.asarray(types))
+
+
+def without_declared_types(examples: Examples) -> Examples:
+    """The same pages as if they declared no JSON-LD or OpenGraph type (those features 0, those words gone)."""
+    declared = [i for i, name in enumerate(FEATURES) if name.startswith(("ld_", "og_"))]
+    features = examples.features.copy()
+    features[:, declared] = 0.0
+    words = [{w for w in page if not w.startswith(("ld_", "og_"))} for page in examples.words]
+    return Examples(features, words, examples.types)
+
+
+def augmented(examples: Examples) -> Examples:
+    """``examples`` and :func:`without_declared_types` of them, one after the other."""
+    bare = without_declared_types(examples)
+    return Examples(
+        np.vstack([examples.features, bare.features]),
+        examples.words + bare.words,
+        np.concatenate([examples.types, bare.types]),
+    )
 
 
 def vocabulary_of(words: list[set[str]], min_pages: int) -> tuple[str, ...]:
@@ -102,7 +127,7 @@ def train(args: argparse.Namespace) -> int:
     corpus = load_corpus(args.data)
     split = Split.read(committed_split_path(corpus.name))
     started = time.perf_counter()
-    train_part = examples_of(select(corpus, "train", split))
+    train_part = augmented(examples_of(select(corpus, "train", split)))
     validation = examples_of(select(corpus, "validation", split))
     unknown = set(train_part.types) - set(PAGE_TYPES)
     if unknown:
@@ -131,11 +156,12 @@ def train(args: argparse.Namespace) -> int:
                 "data_digest": corpus.digest(),
                 "credit": WCXB_CREDIT,
                 "split": f"{committed_split_path(corpus.name).relative_to(REPO_ROOT)} (seed {SEED})",
-                "pages": {"train": len(train_part.types), "validation": len(validation.types)},
+                "pages": {"train": len(train_part.types) // 2, "validation": len(validation.types)},
                 "fit_seconds": round(time.perf_counter() - started, 1),
             },
             "config": {
                 "model": "logistic regression, balanced class weights",
+                "augmentation": "every train page also without its JSON-LD and OpenGraph types",
                 "c": best_c,
                 "min_pages_per_word": best_min,
                 "features": FEATURES,

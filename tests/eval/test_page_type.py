@@ -12,6 +12,7 @@ import pytest
 from service.cli import main
 from service.metadata.fields import PAGE_TYPES
 from service.metadata.page_type import (
+    FEATURES,
     MODEL_NAME,
     N_FEATURES,
     SCHEMA_NAME,
@@ -119,3 +120,32 @@ def test_the_train_command_writes_the_shipped_bytes_again(data_dir: Path, tmp_pa
     shipped = ModelStore(MODEL_STORE).entry(MODEL_NAME)
     assert rebuilt.files["model"]["sha256"] == shipped.files["model"]["sha256"]
     assert rebuilt.validation == shipped.validation
+
+
+def test_prose_features_tell_an_article_from_a_list_of_links() -> None:
+    prose = "<p>" + "A sentence of the story that goes on for a while. " * 8 + "</p>"
+    article = parse_html(f"<body><h1>Story</h1>{prose * 5}</body>")
+    links = parse_html(
+        "<body><ul>" + "".join(f"<li><a href=/{i}>Item {i}</a></li>" for i in range(40)) + "</ul></body>"
+    )
+    reader = MetadataReader()
+    columns = {name: i for i, name in enumerate(FEATURES)}
+    a = page_type_features(article, reader.read(article), set(), None)
+    b = page_type_features(links, reader.read(links), set(), None)
+    assert a[columns["p_share"]] > 0.9 and b[columns["p_share"]] == 0.0
+    assert a[columns["log_long_paragraphs"]] == pytest.approx(np.log1p(5))
+    assert a[columns["log_longest_paragraph"]] > b[columns["log_longest_paragraph"]]
+
+
+def test_training_also_sees_each_page_without_its_declared_types() -> None:
+    from service.training.page_type import Examples, augmented  # noqa: PLC0415 - the train side
+
+    columns = {name: i for i, name in enumerate(FEATURES)}
+    features = np.ones((2, N_FEATURES))
+    examples = Examples(features, [{"ld_newsarticle", "og_article", "t_news"}, {"u_blog"}], np.array(["article"] * 2))
+    both = augmented(examples)
+    assert len(both.types) == 4 and both.words[:2] == examples.words
+    assert both.words[2] == {"t_news"} and both.words[3] == {"u_blog"}
+    assert both.features[2, columns["ld_article"]] == 0 and both.features[2, columns["og_article"]] == 0
+    assert both.features[2, columns["p_share"]] == 1  # only what the page declares is taken away
+    assert features[0, columns["ld_article"]] == 1  # the originals are untouched
