@@ -14,9 +14,7 @@ comments
     ``include_comments=False`` drops every comment leaf, ``True`` none;
 link lists
     leaves whose paragraph's parent element is more than :data:`LINK_DENSITY_MIN` link text,
-    dropped unless such leaves are more than :data:`LINK_LIST_SHARE_MAX` of the kept characters
-    (on a page the page-type model takes for an article, those of their paragraphs that are mostly
-    link text go however many they are);
+    dropped unless such leaves are more than :data:`LINK_LIST_SHARE_MAX` of the kept characters;
 page furniture
     leaves in navigation, sidebars, footers and forms (:data:`FURNITURE`, by tag, ARIA role or
     id/class word) and in hidden subtrees, each kind dropped unless it is more than
@@ -57,7 +55,7 @@ def prune_boilerplate(
     """``labels`` without an article's comment thread, and the link lists and furniture that are a minority of it.
 
     ``page_type`` is the page-type model's verdict (None without one): a page it does not take for a forum
-    needs less text beside a thread to make the thread an article's, and an article loses the links of every link list.
+    needs less text beside a thread to make the thread an article's.
     """
     if len(document) == 0 or not labels.labels.any():
         return labels
@@ -70,11 +68,8 @@ def prune_boilerplate(
         chosen = candidates & keep
         return chosen if float(weights[chosen].sum()) <= share_max * kept_weight else np.zeros_like(keep)
 
-    paragraph_share, link_share = container_link_shares(document, (0, LINK_LEVEL))
-    link_lists = link_share > LINK_DENSITY_MIN
-    dropped = minority(link_lists, LINK_LIST_SHARE_MAX)
-    if page_type == "article":  # not made of link lists, however many the backend kept: their links go
-        dropped |= link_lists & (paragraph_share > LINK_DENSITY_MIN) & keep
+    (link_share,) = container_link_shares(document, (LINK_LEVEL,))
+    dropped = minority(link_share > LINK_DENSITY_MIN, LINK_LIST_SHARE_MAX)
     for region in FURNITURE:
         dropped |= minority((regions & REGION_BITS[region]) != 0, FURNITURE_SHARE_MAX)
     dropped |= minority(hidden_blocks(document), FURNITURE_SHARE_MAX)
