@@ -27,5 +27,4 @@ def data_dir() -> Path:
 def gate_passes(request: pytest.FixtureRequest) -> GatePasses:
     """The gate's passes in pytest's cache; ``--no-gate-cache`` or EXTRACT_NO_GATE_CACHE=1 forces a run."""
     forced = request.config.getoption("--no-gate-cache") or os.environ.get(NO_GATE_CACHE_ENV, "") not in ("", "0")
-    assert request.config.cache is not None, "the quality gate's cache needs pytest's cacheprovider"
-    return GatePasses(request.config.cache, enabled=not forced)
+    return GatePasses(getattr(request.config, "cache", None), enabled=not forced)

@@ -82,3 +82,9 @@ def test_the_code_digest_follows_the_service_and_the_gate_test(tmp_path: Path) -
     assert after_service != before
     (tmp_path / GATE_TESTS[0]).write_text("# changed\n", encoding="utf-8")
     assert code_digest(tmp_path) != after_service
+
+
+def test_without_pytests_cache_the_gate_always_runs() -> None:
+    passes = GatePasses(None, enabled=True)
+    passes.record({"models": "a"})
+    assert not passes.enabled and passes.passed_at({"models": "a"}) is None

@@ -70,13 +70,18 @@ def gate_digests(corpus_digest: str, floors_path: Path, manifest_path: Path) -> 
 
 
 class GatePasses:
-    """Passes of the gate under their digests; ``enabled=False`` (a forced run) finds none but still records."""
+    """Passes of the gate under their digests; ``enabled=False`` (a forced run) finds none but still records.
 
-    def __init__(self, cache: Cache, *, enabled: bool) -> None:
+    Without pytest's cache (``-p no:cacheprovider``) the gate always runs and remembers nothing.
+    """
+
+    def __init__(self, cache: Cache | None, *, enabled: bool) -> None:
         self.cache = cache
-        self.enabled = enabled
+        self.enabled = enabled and cache is not None
 
     def _passes(self) -> list[dict[str, object]]:
+        if self.cache is None:
+            return []
         stored = self.cache.get(CACHE_KEY, [])
         return [entry for entry in stored if isinstance(entry, dict)] if isinstance(stored, list) else []
 
@@ -90,6 +95,8 @@ class GatePasses:
         return None
 
     def record(self, digests: Mapping[str, str]) -> None:
+        if self.cache is None:
+            return
         passes = [entry for entry in self._passes() if entry.get("digests") != dict(digests)]
         passes.append({"digests": dict(digests), "passed_at": datetime.now(UTC).isoformat(timespec="seconds")})
         self.cache.set(CACHE_KEY, passes[-KEPT_PASSES:])
