@@ -7,17 +7,26 @@ import json
 from pathlib import Path
 
 import numpy as np
+import onnx
 import pytest
 
-from service.backends.bilstm import VARIANTS, BilstmBackend
-from service.features.boilernet import NUMERIC_FEATURES, BlockEncoder, Vocabulary, build_vocabulary
-from service.models.store import ModelStore
+from service.backends.bilstm import INPUT_NAME, LENGTHS_NAME, VARIANTS, BilstmBackend
+from service.features.boilernet import (
+    NUMERIC_FEATURES,
+    SCHEMA_NAME,
+    SCHEMA_VERSION,
+    BlockEncoder,
+    Vocabulary,
+    build_vocabulary,
+)
+from service.models.store import ModelError, ModelStore
 from service.parsing.lexbor import parse_html
 from service.paths import MODEL_STORE
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 # sha256 of each shipped model's input on the fixture article, as the v1 encoder (before class tokens) computed it.
 GOLDEN_INPUTS = FIXTURES / "golden" / "bilstm_inputs.json"
+OUTPUT_NAME = "content_probability"
 
 PAGE = """<html><body class="has-sidebar"><div id="post-123" class="entry-content"><p>Hello world</p></div>
 <aside class="sidebar widget"><ul class="widget-list"><li>One link</li></ul></aside><p>Plain</p></body></html>"""
@@ -73,3 +82,65 @@ def test_the_shipped_models_read_the_v1_input_bit_for_bit(name: str) -> None:
     assert golden["model_version"] == backend.version, "the model changed: recompute its input digest and review"
     dense = backend.encode(parse_html((FIXTURES / "article.html").read_bytes())).dense()
     assert hashlib.sha256(dense.tobytes()).hexdigest() == golden["input_sha256"]
+
+
+def class_word_model(width: int, column: int) -> onnx.ModelProto:
+    """A stand-in for a trained model: the probability is sigmoid(4 × (the count in ``column`` − 0.5))."""
+    weight = np.zeros((width, 1), dtype=np.float32)
+    weight[column] = 4.0
+    nodes = [
+        onnx.helper.make_node("MatMul", [INPUT_NAME, "weight"], ["logit"]),
+        onnx.helper.make_node("Add", ["logit", "bias"], ["shifted"]),
+        onnx.helper.make_node("Sigmoid", ["shifted"], ["probability"]),
+        onnx.helper.make_node("Squeeze", ["probability", "last"], [OUTPUT_NAME]),
+    ]
+    graph = onnx.helper.make_graph(
+        nodes,
+        "class-word",
+        [
+            onnx.helper.make_tensor_value_info(INPUT_NAME, onnx.TensorProto.FLOAT, [None, None, width]),
+            onnx.helper.make_tensor_value_info(LENGTHS_NAME, onnx.TensorProto.INT32, [None]),
+        ],
+        [onnx.helper.make_tensor_value_info(OUTPUT_NAME, onnx.TensorProto.FLOAT, [None, None])],
+        [
+            onnx.numpy_helper.from_array(weight, "weight"),
+            onnx.numpy_helper.from_array(np.array([-2.0], np.float32), "bias"),
+            onnx.numpy_helper.from_array(np.array([-1], np.int64), "last"),
+        ],
+    )
+    return onnx.helper.make_model(graph, opset_imports=[onnx.helper.make_opsetid("", 17)], ir_version=8)
+
+
+def store_with_class_tokens(root: Path, *, class_tokens: int) -> ModelStore:
+    vocabulary = Vocabulary(words=WORDS, tags=TAGS, classes=("widget", "sidebar"))
+    width = BlockEncoder(vocabulary, numeric=True).width
+    sidebar_column = len(WORDS) + 1 + len(TAGS) + 1 + 1
+    store = ModelStore(root)
+    store.write(
+        {
+            "name": "bilstm",
+            "version": "test",
+            "opset": 17,
+            "inputs": [INPUT_NAME, LENGTHS_NAME],
+            "outputs": [OUTPUT_NAME],
+            "feature_schema": SCHEMA_NAME,
+            "feature_schema_version": SCHEMA_VERSION,
+            "config": {"numeric": True, "class_tokens": class_tokens, "width": width, "threshold": 0.5},
+        },
+        {
+            "model": ("bilstm/model.onnx", class_word_model(width, sidebar_column).SerializeToString()),
+            "vocabulary": ("bilstm/vocabulary.json", vocabulary.to_json().encode()),
+        },
+    )
+    return store
+
+
+def test_a_class_token_model_is_served_with_its_class_columns(tmp_path: Path) -> None:
+    backend = BilstmBackend(store_with_class_tokens(tmp_path, class_tokens=2))
+    labels = backend.classify(parse_html(PAGE)).labels
+    assert labels.tolist() == [False, True, False]  # only the block under class="sidebar"
+
+
+def test_a_class_token_vocabulary_without_the_manifest_flag_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ModelError, match="class tokens"):
+        BilstmBackend(store_with_class_tokens(tmp_path, class_tokens=0))
