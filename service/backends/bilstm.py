@@ -17,7 +17,7 @@ import numpy as np
 
 from service.backends.base import Backend, BlockLabels
 from service.backends.spec import BackendSpec, BuildContext
-from service.features.boilernet import SCHEMA_NAME, SCHEMA_VERSION, BlockEncoder, EncodedDocument, Vocabulary
+from service.features.boilernet import COMPATIBLE_VERSIONS, SCHEMA_NAME, BlockEncoder, EncodedDocument, Vocabulary
 from service.models.store import ModelError, ModelStore
 from service.parsing.document import Document
 from service.runtime.sessions import CPU, active_provider, create_session
@@ -53,10 +53,11 @@ class BilstmBackend(Backend):  # and a BatchedBackend by its shape: encode, infe
     ) -> None:
         self.name = model_name  # "bilstm", or a variant trained under another name ("bilstm_paper")
         entry, paths = store.verified(model_name)
-        entry.require_schema(SCHEMA_NAME, SCHEMA_VERSION)
-        self.encoder = BlockEncoder(
-            Vocabulary.from_json(paths["vocabulary"].read_text()), numeric=entry.config["numeric"]
-        )
+        entry.require_schema(SCHEMA_NAME, *COMPATIBLE_VERSIONS)
+        vocabulary = Vocabulary.from_json(paths["vocabulary"].read_text())
+        if (vocabulary.classes is not None) != bool(entry.config.get("class_tokens", 0)):
+            raise ModelError(f"model {model_name!r}: its vocabulary and its manifest disagree on class tokens")
+        self.encoder = BlockEncoder(vocabulary, numeric=entry.config["numeric"])
         if self.encoder.width != entry.config["width"]:
             raise ModelError(
                 f"model {model_name!r} expects {entry.config['width']} inputs, the encoder gives {self.encoder.width}"

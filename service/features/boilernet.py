@@ -9,6 +9,14 @@ The optional numeric inputs (:data:`NUMERIC_FEATURES`) are cheap facts a bag
 of words cannot express: length, position, links and punctuation. They are
 part of the schema, so a model records whether it reads them.
 
+The optional class-token inputs (schema v2) are a bag of the words in the
+id/class tokens of the block's ancestors-or-self ("comment-list" -> comment,
+list), top :data:`CLASS_VOCABULARY_SIZE` from the train part plus an OOV
+slot: containers that say what they are ("sidebar", "related", "share")
+where the words and tags look like an article's. Column layout: words, tags,
+[class words], [numeric]; a model without class tokens reads exactly the v1
+input, so v1 models are served unchanged.
+
 The model input is a dense float32 matrix, one row per block. Measured with
 ``python -m service bench --input-encodings --limit 100`` (ONNX Runtime, one
 thread, median dev page): projecting the dense matrix with MatMul took
@@ -29,13 +37,20 @@ from itertools import chain, repeat
 
 import numpy as np
 
+from service.features.structure import FRAME_TAGS
 from service.parsing.document import Document
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # v2: the optional class-token group
 SCHEMA_NAME = "boilernet"
+# Versions whose models this code encodes for: v1 models read no class tokens, and that input is unchanged.
+COMPATIBLE_VERSIONS = (1, 2)
 
 WORD_VOCABULARY_SIZE = 1000  # the paper's top-1,000 words
 TAG_VOCABULARY_SIZE = 50  # the paper's top-50 tags
+CLASS_VOCABULARY_SIZE = 150  # `train bilstm --class-tokens N` picks another size
+
+# An id/class token's words: runs of letters and digits; digit-only runs (post-123) are ids, not names.
+_CLASS_WORD = re.compile(r"[a-z0-9]*[a-z][a-z0-9]*")
 
 _WORD = re.compile(r"\w+")
 _PUNCTUATION = re.compile(r"[^\w\s]")
@@ -58,35 +73,64 @@ class Vocabulary:
 
     words: tuple[str, ...]
     tags: tuple[str, ...]
+    classes: tuple[str, ...] | None = None  # class-token words; None: the model reads none
 
     @property
     def size(self) -> int:
-        """Columns of the bag part: words, word OOV, tags, tag OOV."""
-        return len(self.words) + 1 + len(self.tags) + 1
+        """Columns of the bag part: words, word OOV, tags, tag OOV[, class words, class OOV]."""
+        classes = 0 if self.classes is None else len(self.classes) + 1
+        return len(self.words) + 1 + len(self.tags) + 1 + classes
 
     def to_json(self) -> str:
-        return json.dumps({"schema": SCHEMA_NAME, "version": SCHEMA_VERSION, "words": self.words, "tags": self.tags})
+        record = {"schema": SCHEMA_NAME, "version": SCHEMA_VERSION, "words": self.words, "tags": self.tags}
+        return json.dumps(record if self.classes is None else {**record, "classes": self.classes})
 
     @classmethod
     def from_json(cls, text: str) -> Vocabulary:
         record = json.loads(text)
-        return cls(words=tuple(record["words"]), tags=tuple(record["tags"]))
+        classes = record.get("classes")
+        return cls(
+            words=tuple(record["words"]),
+            tags=tuple(record["tags"]),
+            classes=None if classes is None else tuple(classes),
+        )
 
 
-def build_vocabulary(documents: Iterable[Document]) -> Vocabulary:
-    """The most frequent words and path tags over ``documents`` (ties broken alphabetically)."""
+def _top(counts: Counter[str], size: int) -> tuple[str, ...]:
+    """The ``size`` most frequent keys, ties broken alphabetically."""
+    return tuple(w for w, _ in sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:size])
+
+
+def build_vocabulary(documents: Iterable[Document], *, class_words: int | None = None) -> Vocabulary:
+    """The most frequent words and path tags over ``documents``, and ``class_words`` class-token words if given.
+
+    A class word counts once per block under an element that carries it, so the
+    vocabulary favours the words that name much of the text.
+    """
     words: Counter[str] = Counter()
     tags: Counter[str] = Counter()
+    classes: Counter[str] = Counter()
     for document in documents:
         for text in document.texts:
             words.update(_WORD.findall(text.lower()))
         for path in document.tag_paths:
             tags.update(path)
+        if class_words is not None and len(document):
+            blocks_under = document.subtree_sums(np.ones(len(document)))
+            for elem, own in enumerate(_own_class_words(document)):
+                for word in own:
+                    classes[word] += int(blocks_under[elem])
+    return Vocabulary(
+        words=_top(words, WORD_VOCABULARY_SIZE),
+        tags=_top(tags, TAG_VOCABULARY_SIZE),
+        classes=None if class_words is None else _top(classes, class_words),
+    )
 
-    def top(counts: Counter[str], size: int) -> tuple[str, ...]:
-        return tuple(w for w, _ in sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:size])
 
-    return Vocabulary(words=top(words, WORD_VOCABULARY_SIZE), tags=top(tags, TAG_VOCABULARY_SIZE))
+def _own_class_words(document: Document) -> list[list[str]]:
+    """Each element's own id/class words; none on the page frame, whose classes describe the page's layout."""
+    frame = document.elem_tagged(FRAME_TAGS)
+    return [[] if frame[e] else _CLASS_WORD.findall(" ".join(t)) for e, t in enumerate(document.elem_tokens)]
 
 
 @dataclass(frozen=True, eq=False)
@@ -100,6 +144,7 @@ class EncodedDocument:
     word_rows: np.ndarray  # intp [nnz], sorted: the block of each word count
     word_columns: np.ndarray  # intp [nnz]: its column
     block_tags: np.ndarray  # float32 [n, tag columns]: tag counts of each block's path
+    block_classes: np.ndarray | None  # float32 [n, class columns] when the model reads class tokens
     numeric: np.ndarray | None  # float32 [n, len(NUMERIC_FEATURES)] when the model reads them
     tag_offset: int  # first tag column
     width: int
@@ -117,10 +162,11 @@ class EncodedDocument:
             (self.word_rows[low:high] - start) * self.width + self.word_columns[low:high], return_counts=True
         )
         out.reshape(-1)[cells] = counts
-        tags_end = self.tag_offset + self.block_tags.shape[1]
-        out[:, self.tag_offset : tags_end] = self.block_tags[start:stop]
-        if self.numeric is not None:
-            out[:, tags_end:] = self.numeric[start:stop]
+        column = self.tag_offset
+        for group in (self.block_tags, self.block_classes, self.numeric):
+            if group is not None:
+                out[:, column : column + group.shape[1]] = group[start:stop]
+                column += group.shape[1]
         return out
 
 
@@ -135,6 +181,8 @@ class BlockEncoder:
         self._tag_base = self._word_oov + 1
         self._tag_ids = {t: i for i, t in enumerate(vocabulary.tags)}
         self._tag_oov = len(vocabulary.tags)
+        classes = vocabulary.classes
+        self._class_ids = None if classes is None else {w: i for i, w in enumerate(classes)}
 
     @property
     def width(self) -> int:
@@ -150,6 +198,7 @@ class BlockEncoder:
             word_rows=np.repeat(np.arange(n, dtype=np.intp), words),
             word_columns=columns,
             block_tags=self._path_tag_counts(document)[document.block_path] if n else np.zeros((0, self._tag_oov + 1)),
+            block_classes=None if self._class_ids is None else self._class_word_counts(document, self._class_ids),
             numeric=numeric_features(document, words) if self.numeric else None,
             tag_offset=self._tag_base,
             width=self.width,
@@ -173,6 +222,34 @@ class BlockEncoder:
             ancestor = np.where(live, ancestor[np.maximum(ancestor, 0)], -1)
             live = ancestor >= 0
         return counts
+
+    @staticmethod
+    def _class_word_counts(document: Document, class_ids: dict[str, int]) -> np.ndarray:
+        """Counts of the class words on each block's ancestors-or-self (class columns, OOV last).
+
+        Sums run over the elements that carry words only (each gets its nearest
+        such ancestor's sums plus its own), and only for those above some block.
+        """
+        oov = len(class_ids)
+        own = [[class_ids.get(w, oov) for w in words] for words in _own_class_words(document)]
+        carrier = document.nearest_marked(np.fromiter(map(bool, own), dtype=bool, count=len(own)))
+        parent = document.elem_parent
+        sums: dict[int, np.ndarray] = {-1: np.zeros(oov + 1, dtype=np.float32)}
+
+        def total(elem: int) -> np.ndarray:
+            pending = []
+            while elem not in sums:  # climb to the nearest carrier already summed
+                pending.append(elem)
+                elem = int(carrier[parent[elem]]) if parent[elem] >= 0 else -1
+            for e in reversed(pending):
+                sums[e] = sums[elem] + np.bincount(own[e], minlength=oov + 1).astype(np.float32)
+                elem = e
+            return sums[elem]
+
+        nearest = carrier[document.block_elem]
+        distinct, inverse = np.unique(nearest, return_inverse=True)
+        rows = np.stack([total(int(e)) for e in distinct]) if len(distinct) else np.zeros((0, oov + 1))
+        return rows[inverse].astype(np.float32, copy=False).reshape(len(nearest), oov + 1)
 
 
 def numeric_features(document: Document, words: np.ndarray) -> np.ndarray:

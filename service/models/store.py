@@ -67,12 +67,15 @@ class ModelEntry:
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
-    def require_schema(self, name: str, version: int) -> None:
-        """Refuse a model trained on other features than the code computes now: its scores would be noise."""
-        if (self.feature_schema, self.feature_schema_version) != (name, version):
+    def require_schema(self, name: str, *versions: int) -> None:
+        """Refuse a model trained on other features than the code computes now: its scores would be noise.
+
+        ``versions``: the schema versions whose input this code still computes exactly (the current one first).
+        """
+        if self.feature_schema != name or self.feature_schema_version not in versions:
             raise ModelError(
                 f"model {self.name!r} reads features {self.feature_schema} v{self.feature_schema_version}, "
-                f"this code computes {name} v{version}: retrain it"
+                f"this code computes {name} v{'/'.join(map(str, versions))}: retrain it"
             )
 
 

@@ -59,6 +59,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--units", type=int, default=None, help="LSTM units per direction")
     parser.add_argument("--projection", type=int, default=None, help="units of the dense projection")
     parser.add_argument("--numeric", action=argparse.BooleanOptionalAction, default=None, help="numeric inputs")
+    parser.add_argument(
+        "--class-tokens",
+        type=int,
+        default=None,
+        metavar="N",
+        help="also read the block's ancestors' id/class words: the N most frequent on the train part (default: none)",
+    )
     parser.add_argument("--epochs", type=int, default=12, help="most training epochs (the best one is kept)")
     parser.add_argument(
         "--patience",
@@ -75,7 +82,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def network_config(args: argparse.Namespace) -> NetworkConfig:
     base = NetworkConfig.paper() if args.paper else DEFAULT_CONFIG
-    overrides = {k: v for k, v in (("units", args.units), ("projection", args.projection), ("numeric", args.numeric))}
+    overrides = {
+        "units": args.units,
+        "projection": args.projection,
+        "numeric": args.numeric,
+        "class_tokens": args.class_tokens,
+    }
     return replace(base, **{k: v for k, v in overrides.items() if v is not None})
 
 
@@ -199,7 +211,7 @@ def train(args: argparse.Namespace) -> int:
     print(f"train {args.name}: {config}", file=sys.stderr)
     started = time.perf_counter()
     data = load_training_data(args.data)
-    vocabulary = build_vocabulary(d.document for d in data.parts["train"])
+    vocabulary = build_vocabulary((d.document for d in data.parts["train"]), class_words=config.class_tokens or None)
     encoder = BlockEncoder(vocabulary, numeric=config.numeric)
     train_part = encode_part(data.parts["train"], encoder)
     validation = encode_part(data.parts["validation"], encoder)

@@ -44,6 +44,7 @@ class NetworkConfig:
     layers: int = 2
     dropout: float = 0.5
     numeric: bool = False  # read the NUMERIC_FEATURES columns too
+    class_tokens: int = 0  # read a bag of this many id/class words of the block's ancestors (0: none)
 
     @classmethod
     def paper(cls) -> NetworkConfig:

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from service.backends.bilstm import BilstmBackend
-from service.features.boilernet import BlockEncoder, EncodedDocument, Vocabulary
+from service.features.boilernet import SCHEMA_VERSION, BlockEncoder, EncodedDocument, Vocabulary
 from service.models.store import ModelError, ModelStore
 from service.parsing.lexbor import parse_html
 from service.paths import MODEL_STORE
@@ -115,9 +115,18 @@ def test_a_corrupt_model_is_refused_at_load(tmp_path: Path) -> None:
 def test_a_feature_schema_mismatch_is_refused(tmp_path: Path) -> None:
     store = copy_store(tmp_path)
     manifest = json.loads(store.manifest_path.read_text())
-    manifest["models"]["bilstm"]["feature_schema_version"] += 1
+    manifest["models"]["bilstm"]["feature_schema_version"] = SCHEMA_VERSION + 1
     store.manifest_path.write_text(json.dumps(manifest))
     with pytest.raises(ModelError, match="retrain"):
+        BilstmBackend(store)
+
+
+def test_a_manifest_that_disagrees_with_the_vocabulary_on_class_tokens_is_refused(tmp_path: Path) -> None:
+    store = copy_store(tmp_path)
+    manifest = json.loads(store.manifest_path.read_text())
+    manifest["models"]["bilstm"]["config"]["class_tokens"] = 150
+    store.manifest_path.write_text(json.dumps(manifest))
+    with pytest.raises(ModelError, match="class tokens"):
         BilstmBackend(store)
 
 

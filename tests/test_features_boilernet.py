@@ -1,0 +1,146 @@
+"""BoilerNet's block encoding: the class-token group is optional and leaves the v1 input untouched."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import numpy as np
+import onnx
+import pytest
+
+from service.backends.bilstm import INPUT_NAME, LENGTHS_NAME, VARIANTS, BilstmBackend
+from service.features.boilernet import (
+    NUMERIC_FEATURES,
+    SCHEMA_NAME,
+    SCHEMA_VERSION,
+    BlockEncoder,
+    Vocabulary,
+    build_vocabulary,
+)
+from service.models.store import ModelError, ModelStore
+from service.parsing.lexbor import parse_html
+from service.paths import MODEL_STORE
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+# sha256 of each shipped model's input on the fixture article, as the v1 encoder (before class tokens) computed it.
+GOLDEN_INPUTS = FIXTURES / "golden" / "bilstm_inputs.json"
+OUTPUT_NAME = "content_probability"
+
+PAGE = """<html><body class="has-sidebar"><div id="post-123" class="entry-content"><p>Hello world</p></div>
+<aside class="sidebar widget"><ul class="widget-list"><li>One link</li></ul></aside><p>Plain</p></body></html>"""
+WORDS = ("hello", "link")
+TAGS = ("p", "li")
+
+
+def test_without_class_tokens_the_layout_is_words_tags_numeric() -> None:
+    vocabulary = Vocabulary(words=WORDS, tags=TAGS)
+    encoder = BlockEncoder(vocabulary, numeric=True)
+    assert encoder.width == len(WORDS) + 1 + len(TAGS) + 1 + len(NUMERIC_FEATURES)
+    assert "classes" not in json.loads(vocabulary.to_json())
+    assert Vocabulary.from_json(vocabulary.to_json()) == vocabulary
+    assert encoder.encode(parse_html(PAGE)).block_classes is None
+
+
+def test_class_tokens_add_their_columns_between_the_tags_and_the_numeric_inputs() -> None:
+    document = parse_html(PAGE)
+    classes = ("widget", "entry", "sidebar")
+    plain = BlockEncoder(Vocabulary(words=WORDS, tags=TAGS), numeric=True).encode(document).dense()
+    vocabulary = Vocabulary(words=WORDS, tags=TAGS, classes=classes)
+    encoder = BlockEncoder(vocabulary, numeric=True)
+    dense = encoder.encode(document).dense()
+    assert Vocabulary.from_json(vocabulary.to_json()) == vocabulary
+    assert encoder.width == plain.shape[1] + len(classes) + 1 == dense.shape[1]
+    bags = len(WORDS) + 1 + len(TAGS) + 1
+    np.testing.assert_array_equal(dense[:, :bags], plain[:, :bags])
+    np.testing.assert_array_equal(dense[:, bags + len(classes) + 1 :], plain[:, bags:])
+    counts = dense[:, bags : bags + len(classes) + 1]  # widget, entry, sidebar, out of vocabulary
+    assert document.texts == ["Hello world", "One link", "Plain"]
+    # post (its digits dropped) and content are out of vocabulary; the body's has-sidebar names the layout, not a block
+    assert counts.tolist() == [[0, 1, 0, 2], [2, 0, 1, 1], [0, 0, 0, 0]]
+
+
+def test_class_words_are_counted_once_per_block_under_their_element() -> None:
+    vocabulary = build_vocabulary([parse_html(PAGE)], class_words=2)
+    assert vocabulary.classes == ("widget", "content")  # widget twice over one block; ties alphabetically
+    assert build_vocabulary([parse_html(PAGE)]).classes is None
+
+
+def test_windows_of_the_class_group_match_the_whole() -> None:
+    rows = "".join(f"<div class='c{i % 7} row'><p>text {i}</p></div>" for i in range(50))
+    document = parse_html(f"<html><body><main class='feed'>{rows}</main></body></html>")
+    encoder = BlockEncoder(build_vocabulary([document], class_words=5), numeric=False)
+    encoded = encoder.encode(document)
+    np.testing.assert_array_equal(encoded.dense(10, 30), encoded.dense()[10:30])
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_the_shipped_models_read_the_v1_input_bit_for_bit(name: str) -> None:
+    backend = BilstmBackend(ModelStore(MODEL_STORE), model_name=name)
+    golden = json.loads(GOLDEN_INPUTS.read_text())[name]
+    assert golden["model_version"] == backend.version, "the model changed: recompute its input digest and review"
+    dense = backend.encode(parse_html((FIXTURES / "article.html").read_bytes())).dense()
+    assert hashlib.sha256(dense.tobytes()).hexdigest() == golden["input_sha256"]
+
+
+def class_word_model(width: int, column: int) -> onnx.ModelProto:
+    """A stand-in for a trained model: the probability is sigmoid(4 × (the count in ``column`` − 0.5))."""
+    weight = np.zeros((width, 1), dtype=np.float32)
+    weight[column] = 4.0
+    nodes = [
+        onnx.helper.make_node("MatMul", [INPUT_NAME, "weight"], ["logit"]),
+        onnx.helper.make_node("Add", ["logit", "bias"], ["shifted"]),
+        onnx.helper.make_node("Sigmoid", ["shifted"], ["probability"]),
+        onnx.helper.make_node("Squeeze", ["probability", "last"], [OUTPUT_NAME]),
+    ]
+    graph = onnx.helper.make_graph(
+        nodes,
+        "class-word",
+        [
+            onnx.helper.make_tensor_value_info(INPUT_NAME, onnx.TensorProto.FLOAT, [None, None, width]),
+            onnx.helper.make_tensor_value_info(LENGTHS_NAME, onnx.TensorProto.INT32, [None]),
+        ],
+        [onnx.helper.make_tensor_value_info(OUTPUT_NAME, onnx.TensorProto.FLOAT, [None, None])],
+        [
+            onnx.numpy_helper.from_array(weight, "weight"),
+            onnx.numpy_helper.from_array(np.array([-2.0], np.float32), "bias"),
+            onnx.numpy_helper.from_array(np.array([-1], np.int64), "last"),
+        ],
+    )
+    return onnx.helper.make_model(graph, opset_imports=[onnx.helper.make_opsetid("", 17)], ir_version=8)
+
+
+def store_with_class_tokens(root: Path, *, class_tokens: int) -> ModelStore:
+    vocabulary = Vocabulary(words=WORDS, tags=TAGS, classes=("widget", "sidebar"))
+    width = BlockEncoder(vocabulary, numeric=True).width
+    sidebar_column = len(WORDS) + 1 + len(TAGS) + 1 + 1
+    store = ModelStore(root)
+    store.write(
+        {
+            "name": "bilstm",
+            "version": "test",
+            "opset": 17,
+            "inputs": [INPUT_NAME, LENGTHS_NAME],
+            "outputs": [OUTPUT_NAME],
+            "feature_schema": SCHEMA_NAME,
+            "feature_schema_version": SCHEMA_VERSION,
+            "config": {"numeric": True, "class_tokens": class_tokens, "width": width, "threshold": 0.5},
+        },
+        {
+            "model": ("bilstm/model.onnx", class_word_model(width, sidebar_column).SerializeToString()),
+            "vocabulary": ("bilstm/vocabulary.json", vocabulary.to_json().encode()),
+        },
+    )
+    return store
+
+
+def test_a_class_token_model_is_served_with_its_class_columns(tmp_path: Path) -> None:
+    backend = BilstmBackend(store_with_class_tokens(tmp_path, class_tokens=2))
+    labels = backend.classify(parse_html(PAGE)).labels
+    assert labels.tolist() == [False, True, False]  # only the block under class="sidebar"
+
+
+def test_a_class_token_vocabulary_without_the_manifest_flag_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ModelError, match="class tokens"):
+        BilstmBackend(store_with_class_tokens(tmp_path, class_tokens=0))
