@@ -23,7 +23,8 @@ from service.models.store import ModelError, ModelStore
 from service.parsing.lexbor import parse_html
 from service.paths import MODEL_STORE
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+from support.paths import FIXTURES_DIR as FIXTURES
+
 # sha256 of each shipped model's input on the fixture article, as the v1 encoder (before class tokens) computed it.
 GOLDEN_INPUTS = FIXTURES / "golden" / "bilstm_inputs.json"
 OUTPUT_NAME = "content_probability"
