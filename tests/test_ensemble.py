@@ -212,6 +212,11 @@ def test_the_variants_and_their_ablations():
     assert "bilstm" not in CPU_MEMBERS
     for member in FULL_MEMBERS:
         assert set(variants[f"ensemble_without_{member}"].members) == set(FULL_MEMBERS) - {member}
+        assert variants[f"ensemble_without_{member}"].ablation_of == "ensemble"
+    cpu = {v.name: v for v in variants_for([], ablate=True, ablate_of="ensemble_cpu")}
+    assert sorted(cpu) == sorted(f"ensemble_cpu_without_{m}" for m in CPU_MEMBERS)
+    for member in CPU_MEMBERS:
+        assert set(cpu[f"ensemble_cpu_without_{member}"].members) == set(CPU_MEMBERS) - {member}
     with pytest.raises(SystemExit, match="unknown ensemble variants"):
         variants_for(["ensemble_gpu"], ablate=False)
 
