@@ -41,7 +41,7 @@ import re
 
 import numpy as np
 
-from service.features.shallow import TextFeatures, count_words, text_features
+from service.features.shallow import TextFeatures, leaf_words, text_features
 from service.graph.harmonic import BOILERPLATE, CONTENT, UNLABELLED
 from service.parsing.document import Document
 
@@ -99,7 +99,7 @@ def _own_marker(document: Document, elem: int, inherited: int, small: bool) -> i
 
 def subtree_words(document: Document) -> np.ndarray:
     """Words of the text inside every element (float64 per element)."""
-    return document.subtree_sums(np.fromiter(map(count_words, document.texts), dtype=np.float64, count=len(document)))
+    return document.subtree_sums(leaf_words(document).counts.astype(np.float64))
 
 
 def markup_seeds(document: Document) -> np.ndarray:
