@@ -37,6 +37,7 @@ from itertools import chain, repeat
 
 import numpy as np
 
+from service.features.per_document import per_document
 from service.features.structure import FRAME_TAGS
 from service.parsing.document import Document
 
@@ -101,6 +102,17 @@ def _top(counts: Counter[str], size: int) -> tuple[str, ...]:
     return tuple(w for w, _ in sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:size])
 
 
+def lower_words(text: str) -> list[str]:
+    r"""The lower-cased words (``\w+`` runs) of one block's text."""
+    return _WORD.findall(text.lower())
+
+
+@per_document
+def lowered_words(document: Document) -> list[list[str]]:
+    """Every block's :func:`lower_words`, once per page: the BiLSTM's word bags and ``grf``'s block vectors."""
+    return list(map(lower_words, document.texts))
+
+
 def build_vocabulary(documents: Iterable[Document], *, class_words: int | None = None) -> Vocabulary:
     """The most frequent words and path tags over ``documents``, and ``class_words`` class-token words if given.
 
@@ -111,8 +123,8 @@ def build_vocabulary(documents: Iterable[Document], *, class_words: int | None =
     tags: Counter[str] = Counter()
     classes: Counter[str] = Counter()
     for document in documents:
-        for text in document.texts:
-            words.update(_WORD.findall(text.lower()))
+        for text in document.texts:  # not lowered_words: a training set's tokens need not outlive this count
+            words.update(lower_words(text))
         for path in document.tag_paths:
             tags.update(path)
         if class_words is not None and len(document):
@@ -190,7 +202,7 @@ class BlockEncoder:
 
     def encode(self, document: Document) -> EncodedDocument:
         n = len(document)
-        tokens = [_WORD.findall(text.lower()) for text in document.texts]
+        tokens = lowered_words(document)
         words = np.fromiter(map(len, tokens), dtype=np.intp, count=n)
         flat = list(chain.from_iterable(tokens))
         columns = np.fromiter(map(self._word_ids.get, flat, repeat(self._word_oov)), dtype=np.intp, count=len(flat))

@@ -69,6 +69,7 @@ from itertools import chain
 
 import numpy as np
 
+from service.features.per_document import per_document
 from service.features.text_stats import UNSPACED_RANGES, joined_text
 from service.features.units import count_units, paragraph_units
 from service.parsing.document import Document
@@ -205,6 +206,47 @@ class TextFeatures:
         return np.stack(list(columns.values()), axis=1).astype(np.float32, copy=False), tuple(columns)
 
 
+@dataclass(frozen=True, eq=False)
+class LeafWords:
+    """The words of every leaf of a page: how many per leaf, and every word's length in document order."""
+
+    counts: np.ndarray  # int32, words per leaf
+    word_lengths: np.ndarray  # int64, characters of every word, leaf by leaf
+
+    @classmethod
+    def of(cls, document: Document, *, script_words: bool) -> LeafWords:
+        """From the shared character table; the regex for the leaves it cannot say for, merged back in order."""
+        texts = document.texts
+        joined = joined_text(document)
+        word_leaf, word_lengths = joined.script_words if script_words else joined.words
+        if len(joined.uncounted):
+            tokens = [words_of(texts[leaf], script_words=script_words) for leaf in joined.uncounted.tolist()]
+            word_leaf = np.concatenate([word_leaf, np.repeat(joined.uncounted, [len(t) for t in tokens])])
+            word_lengths = np.concatenate([word_lengths, np.fromiter(map(len, chain.from_iterable(tokens)), np.int64)])
+            order = np.argsort(word_leaf, kind="stable")
+            word_leaf, word_lengths = word_leaf[order], word_lengths[order]
+        counts = np.bincount(word_leaf, minlength=len(texts)).astype(np.int32)
+        counts.flags.writeable = word_lengths.flags.writeable = False  # shared by every caller on the page
+        return cls(counts=counts, word_lengths=word_lengths)
+
+    @cached_property
+    def line_ends(self) -> list[int]:
+        """:func:`_line_ends` of all the page's words, for the text density's wrap."""
+        return _line_ends(self.word_lengths)
+
+
+@per_document
+def leaf_words(document: Document) -> LeafWords:
+    """Every leaf's words, once per page: ``svm``'s and ``grf``'s shallow features and ``grf``'s seeds read them."""
+    return LeafWords.of(document, script_words=False)
+
+
+@per_document
+def leaf_script_words(document: Document) -> LeafWords:
+    """Every leaf's script words (see the module docstring), once per page."""
+    return LeafWords.of(document, script_words=True)
+
+
 def text_features(
     document: Document, unit_of_leaf: np.ndarray | None = None, *, script_words: bool = False
 ) -> TextFeatures:
@@ -219,25 +261,13 @@ def text_features(
     if unit_of_leaf is None:
         unit_of_leaf = paragraph_units(document)
     unit_of_leaf = np.asarray(unit_of_leaf, dtype=np.int32)
-    texts = document.texts
     n_units = count_units(unit_of_leaf)
+    leaf = leaf_script_words(document) if script_words else leaf_words(document)
+    word_lengths, leaf_chars = leaf.word_lengths, joined_text(document).chars
 
-    # Words per leaf and every word's length: from the shared character table, and the regex for the leaves
-    # it cannot say for (beyond U+FFFF, or cut), merged back into document order.
-    joined = joined_text(document)
-    word_leaf, word_lengths = joined.script_words if script_words else joined.words
-    if len(joined.uncounted):
-        tokens = [words_of(texts[leaf], script_words=script_words) for leaf in joined.uncounted.tolist()]
-        word_leaf = np.concatenate([word_leaf, np.repeat(joined.uncounted, [len(t) for t in tokens])])
-        word_lengths = np.concatenate([word_lengths, np.fromiter(map(len, chain.from_iterable(tokens)), np.int64)])
-        order = np.argsort(word_leaf, kind="stable")
-        word_leaf, word_lengths = word_leaf[order], word_lengths[order]
-    leaf_words = np.bincount(word_leaf, minlength=len(texts)).astype(np.int32)
-    leaf_chars = joined.chars
-
-    words = np.bincount(unit_of_leaf, weights=leaf_words, minlength=n_units).astype(np.int32)
+    words = np.bincount(unit_of_leaf, weights=leaf.counts, minlength=n_units).astype(np.int32)
     link_words = np.bincount(
-        unit_of_leaf, weights=np.where(document.block_in_link, leaf_words, 0), minlength=n_units
+        unit_of_leaf, weights=np.where(document.block_in_link, leaf.counts, 0), minlength=n_units
     ).astype(np.int32)
     chars = np.bincount(unit_of_leaf, weights=leaf_chars, minlength=n_units).astype(np.int32)
 
@@ -245,13 +275,13 @@ def text_features(
     # only the longer units need the sequential wrap.
     density = words.astype(np.float32)
     word_chars = np.bincount(
-        np.repeat(unit_of_leaf, leaf_words), weights=word_lengths, minlength=n_units
+        np.repeat(unit_of_leaf, leaf.counts), weights=word_lengths, minlength=n_units
     )  # letters of the unit's words, without spaces
     long_units = np.flatnonzero(word_chars + words - 1 > LINE_WIDTH)
     if len(long_units):
         word_end = np.cumsum(words)
         word_start = word_end - words
-        ends = _line_ends(word_lengths)
+        ends = leaf.line_ends
         for u in long_units.tolist():
             in_lines, lines = _wrap(ends, int(word_start[u]), int(word_end[u]))
             density[u] = in_lines / lines

@@ -87,12 +87,21 @@ def unit_token_sets(document: Document, unit_of_leaf: np.ndarray) -> list[set[st
 def token_flags(document: Document, unit_of_leaf: np.ndarray, tokens: Sequence[str]) -> np.ndarray:
     """Whether each of ``tokens`` is on the path of any of each unit's leaves (bool, units × tokens)."""
     bit_of = {token: 1 << i for i, token in enumerate(tokens)}
+    # An id/class name's bits, decided once per distinct name on the page (class names repeat on every
+    # item); its tokens are those :func:`element_tokens` finds, as the names hold no white space.
+    bits_of_name: dict[str, int] = {}
     parent = document.elem_parent.tolist()
     bits = [0] * len(parent)
-    for elem, own in enumerate(element_tokens(document)):
+    for elem, names in enumerate(document.elem_tokens):
         mine = 0
-        for token in own:
-            mine |= bit_of.get(token, 0)
+        for name in names:
+            found = bits_of_name.get(name)
+            if found is None:
+                found = 0
+                for token in _TOKEN.findall(name):
+                    found |= bit_of.get(token, 0)
+                bits_of_name[name] = found
+            mine |= found
         bits[elem] = mine | bits[parent[elem]] if elem else mine
     leaf_bits = np.array(bits, dtype=np.int64)[document.block_elem]
     first_leaf = first_leaves(unit_of_leaf)

@@ -53,10 +53,10 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, cached_property
-from weakref import WeakKeyDictionary
 
 import numpy as np
 
+from service.features.per_document import per_document
 from service.features.units import count_units
 from service.parsing.document import Document
 
@@ -309,15 +309,10 @@ class JoinedText:
         return (ends + unfinished).astype(np.int32)
 
 
-_JOINED: WeakKeyDictionary[Document, JoinedText] = WeakKeyDictionary()
-
-
+@per_document
 def joined_text(document: Document) -> JoinedText:
     """The document's leaves as one :class:`JoinedText`, built once per document.
 
     The shallow, SVM and texrex features all read it; the entry goes with the document.
     """
-    found = _JOINED.get(document)
-    if found is None:
-        found = _JOINED[document] = JoinedText.of(document.texts)
-    return found
+    return JoinedText.of(document.texts)

@@ -38,10 +38,11 @@ than 0.006 (they overlap).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 import numpy as np
 
-from service.features.shallow import TextFeatures, count_words, text_features
+from service.features.shallow import TextFeatures, leaf_words, text_features
 from service.graph.harmonic import BOILERPLATE, CONTENT, UNLABELLED
 from service.parsing.document import Document
 
@@ -79,27 +80,47 @@ _SENTENCE_END = re.compile(r"[.!?…。](?:\s|$)")
 _NO_MARKER = 2  # an element without a marker of its own
 
 
-def _own_marker(document: Document, elem: int, inherited: int, small: bool) -> int:
+@dataclass(frozen=True, slots=True)
+class _Markup:
+    """The element columns the markup seeds read, each looked up once per page, not once per element."""
+
+    tags: list[str]
+    roles: dict[int, str]
+    itemprops: dict[int, str]
+    tokens: list[tuple[str, ...]]
+    names_boilerplate: dict[str, bool]  # token -> whether a part of it names a boilerplate region, filled as met
+
+    @classmethod
+    def of(cls, document: Document) -> _Markup:
+        roles, itemprops = document.elem_attribute("role"), document.elem_attribute("itemprop")
+        return cls(document.elem_tag, roles, itemprops, document.elem_tokens, {})
+
+    def boilerplate_token(self, token: str) -> bool:
+        found = self.names_boilerplate.get(token)
+        if found is None:
+            found = self.names_boilerplate[token] = not BOILERPLATE_TOKEN_PARTS.isdisjoint(_TOKEN_PARTS.split(token))
+        return found
+
+
+def _own_marker(markup: _Markup, elem: int, inherited: int, small: bool) -> int:
     """The element's own marker (:data:`CONTENT`, :data:`BOILERPLATE` or ``_NO_MARKER``)."""
-    tag = document.elem_tag[elem]
-    role = document.elem_attribute("role").get(elem, "").lower()
-    itemprop = document.elem_attribute("itemprop").get(elem, "").lower()
+    tag = markup.tags[elem]
+    role = markup.roles.get(elem, "").lower()
+    itemprop = markup.itemprops.get(elem, "").lower()
     if tag in CONTENT_TAGS or role in CONTENT_ROLES or itemprop in CONTENT_ITEMPROPS:
         return CONTENT
     if tag in BOILERPLATE_TAGS or role in BOILERPLATE_ROLES:
         return BOILERPLATE
     if (tag in HEADER_TAGS or role in HEADER_ROLES) and inherited != CONTENT:
         return BOILERPLATE
-    if small and tag not in PAGE_TAGS:
-        for token in document.elem_tokens[elem]:
-            if not BOILERPLATE_TOKEN_PARTS.isdisjoint(_TOKEN_PARTS.split(token)):
-                return BOILERPLATE
+    if small and tag not in PAGE_TAGS and any(map(markup.boilerplate_token, markup.tokens[elem])):
+        return BOILERPLATE
     return _NO_MARKER
 
 
 def subtree_words(document: Document) -> np.ndarray:
     """Words of the text inside every element (float64 per element)."""
-    return document.subtree_sums(np.fromiter(map(count_words, document.texts), dtype=np.float64, count=len(document)))
+    return document.subtree_sums(leaf_words(document).counts.astype(np.float64))
 
 
 def markup_seeds(document: Document) -> np.ndarray:
@@ -110,9 +131,10 @@ def markup_seeds(document: Document) -> np.ndarray:
     words = subtree_words(document)
     small = (words <= MAX_TOKEN_REGION_SHARE * words[0]).tolist()
     marker = [_NO_MARKER] * len(parents)
+    markup = _Markup.of(document)
     for elem, parent in enumerate(parents):  # document order: a parent precedes its children
         inherited = marker[parent] if parent >= 0 else _NO_MARKER
-        own = _own_marker(document, elem, inherited, small[elem])
+        own = _own_marker(markup, elem, inherited, small[elem])
         marker[elem] = own if own != _NO_MARKER else inherited
     per_block = np.asarray(marker, dtype=np.int8)[document.block_elem]
     return np.where(per_block == _NO_MARKER, UNLABELLED, per_block).astype(np.int8)

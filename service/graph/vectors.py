@@ -13,7 +13,6 @@ compares by its markup.
 
 from __future__ import annotations
 
-import re
 import zlib
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ from itertools import chain
 import numpy as np
 from scipy import sparse
 
+from service.features.boilernet import lowered_words
 from service.parsing.document import Document
 
 # Columns per group: few enough that a 20,000-block page holds
@@ -30,9 +30,6 @@ from service.parsing.document import Document
 WORD_COLUMNS = 256
 TAG_COLUMNS = 64
 TOKEN_COLUMNS = 128
-
-# Lower-cased word tokens, as the evaluation counts them.
-_WORD = re.compile(r"\w+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +83,7 @@ def block_vectors(document: Document, weights: VectorWeights = VectorWeights()) 
     tag_firsts, tag_of_block = _distinct(document.block_path.tolist())
     token_firsts, token_of_block = _distinct(token_paths)
     groups = (
-        (hashed_bags([_WORD.findall(text.lower()) for text in document.texts], WORD_COLUMNS), None, weights.words),
+        (hashed_bags(lowered_words(document), WORD_COLUMNS), None, weights.words),
         (hashed_bags([tag_paths[i] for i in tag_firsts], TAG_COLUMNS), tag_of_block, weights.tags),
         (hashed_bags([token_paths[i] for i in token_firsts], TOKEN_COLUMNS), token_of_block, weights.tokens),
     )

@@ -234,11 +234,6 @@ class Document:
             out.append((*out[parent], tag) if parent >= 0 else (tag,))
         return out
 
-    def elem_token_path(self, elem: int) -> tuple[str, ...]:
-        """The id/class tokens of ``elem`` and all its ancestors, root first."""
-        tokens = self.elem_tokens
-        return tuple(t for e in self.ancestors(elem) for t in tokens[e])
-
     def selector(self, elem: int) -> str:
         """A CSS selector a browser can resolve to this element."""
         tags, nth = self.elem_tag, self.elem_nth
@@ -258,15 +253,17 @@ class Document:
 
     @cached_property
     def token_paths(self) -> list[tuple[str, ...]]:
-        """The id/class tokens along every block's path, root first."""
-        memo: dict[int, tuple[str, ...]] = {}
-        out = []
-        for e in self.block_elem.tolist():
-            found = memo.get(e)
-            if found is None:
-                found = memo[e] = self.elem_token_path(e)
-            out.append(found)
-        return out
+        """The id/class tokens along every block's path, root first.
+
+        One pass over the elements in document order (a parent precedes its children), each extending its
+        parent's tuple, where a walk up from every leaf's element repeated the shared ancestors' work.
+        """
+        parents = self.elem_parent.tolist()
+        along: list[tuple[str, ...]] = []
+        for elem, own in enumerate(self.elem_tokens):
+            inherited = along[parents[elem]] if parents[elem] >= 0 else ()
+            along.append(inherited + own if own else inherited)
+        return [along[e] for e in self.block_elem.tolist()]
 
     def locator(self, index: int) -> Locator:
         child = int(self.block_child[index])
