@@ -15,13 +15,20 @@ from dataclasses import replace
 import numpy as np
 
 from service.backends.base import BlockLabels
+from service.features.per_document import per_document
 from service.features.units import count_units, paragraph_units
 from service.parsing.document import Document
 
 
+@per_document
 def leaf_weights(document: Document) -> np.ndarray:
-    """Each leaf's weight in its paragraph's vote: its length without surrounding white space (float64)."""
-    return np.fromiter((len(text.strip()) for text in document.texts), dtype=np.float64, count=len(document))
+    """Each leaf's weight in its paragraph's vote: its length without surrounding white space (float64, read-only).
+
+    Once per page: whole paragraphs (twice) and pruning all read it.
+    """
+    weights = np.fromiter((len(text.strip()) for text in document.texts), dtype=np.float64, count=len(document))
+    weights.flags.writeable = False
+    return weights
 
 
 def whole_paragraphs(document: Document, labels: BlockLabels) -> BlockLabels:

@@ -63,9 +63,9 @@ def _own_regions(document: Document) -> np.ndarray:
         for region, (_, roles, _) in REGIONS.items():
             if role.strip().lower() in roles:
                 own[elem] |= REGION_BITS[region]
-    for elem, tokens in enumerate(document.elem_tokens):
-        for token in tokens:
-            own[elem] |= _token_regions(token)
+    ids, classes = document.elem_attribute("id"), document.elem_attribute("class")
+    for elem in ids.keys() | classes.keys():  # only elements with an id or a class can carry a region word
+        own[elem] |= _names_regions(f"{ids.get(elem, '')} {classes.get(elem, '')}")
     frame = np.fromiter((tag in FRAME_TAGS for tag in document.path_tag), dtype=bool)[document.elem_path]
     own[frame | _in_code(document)] = 0
     return own
@@ -94,9 +94,14 @@ _TOKEN_PATTERN = _token_pattern()
 
 
 @lru_cache(maxsize=1 << 16)
-def _token_regions(token: str) -> int:
+def _names_regions(names: str) -> int:
+    """The region bits of an element's id and class, read as one string (pages repeat a few often).
+
+    White space separates the tokens and is no letter or digit, so matching the whole string finds
+    what matching each token alone would.
+    """
     bits = 0
-    for match in _TOKEN_PATTERN.finditer(token):
+    for match in _TOKEN_PATTERN.finditer(names.lower()):
         bits |= REGION_BITS[match.lastgroup or ""]
     return bits
 
