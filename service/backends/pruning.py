@@ -75,13 +75,13 @@ def prune_boilerplate(
     dropped |= minority(hidden_blocks(document), FURNITURE_SHARE_MAX)
     comments = ((regions & REGION_BITS["comment"]) != 0) & keep
     if include_comments is False or (
-        include_comments is None and _article_thread(weights[keep & ~comments], page_type)
+        include_comments is None and _article_thread(float(weights[keep & ~comments].sum()), page_type)
     ):
         dropped |= comments
     return BlockLabels(scores=labels.scores, labels=keep & ~dropped)
 
 
-def _article_thread(beside: np.ndarray, page_type: str | None) -> bool:
+def _article_thread(chars_beside: float, page_type: str | None) -> bool:
     """Whether comments are an article's thread: enough text beside them, less where the page is no forum."""
     needed = MIN_CHARS_BESIDE_COMMENTS if page_type in (None, "forum") else MIN_CHARS_BESIDE_COMMENTS_NOT_FORUM
-    return float(beside.sum()) >= needed
+    return chars_beside >= needed

@@ -66,17 +66,9 @@ def _own_regions(document: Document) -> np.ndarray:
     ids, classes = document.elem_attribute("id"), document.elem_attribute("class")
     for elem in ids.keys() | classes.keys():  # only elements with an id or a class can carry a region word
         own[elem] |= _names_regions(f"{ids.get(elem, '')} {classes.get(elem, '')}")
-    frame = np.fromiter((tag in FRAME_TAGS for tag in document.path_tag), dtype=bool)[document.elem_path]
-    own[frame | _in_code(document)] = 0
+    in_code = document.nearest_marked(document.elem_tagged(CODE_TAGS)) >= 0
+    own[document.elem_tagged(FRAME_TAGS) | in_code] = 0
     return own
-
-
-def _in_code(document: Document) -> np.ndarray:
-    """Whether each element is a ``pre``/``code`` or inside one (read off the tag-path trie)."""
-    in_code: list[bool] = []
-    for parent, tag in zip(document.path_parent, document.path_tag, strict=True):  # parents precede children
-        in_code.append(tag in CODE_TAGS or (parent >= 0 and in_code[parent]))
-    return np.asarray(in_code, dtype=bool)[document.elem_path]
 
 
 def _token_pattern() -> re.Pattern[str]:

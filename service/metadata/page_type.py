@@ -134,7 +134,7 @@ def _prose(document: Document, chars: np.ndarray, total: float) -> list[float]:
     if not len(chars):
         return [0.0, 0.0, 0.0]
     per_paragraph = np.bincount(document.block_paragraph, weights=chars, minlength=len(document.elem_tag))
-    is_p = np.fromiter((tag == "p" for tag in document.path_tag), dtype=bool)[document.elem_path]
+    is_p = document.elem_tagged({"p"})
     return [
         float(per_paragraph[is_p].sum()) / total,
         float(np.log1p(per_paragraph.max())),
