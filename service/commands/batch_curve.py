@@ -62,14 +62,15 @@ def measure_curve(
 ) -> dict[str, object]:
     """One curve per provider over the pages, and the GPU's parity with the CPU where one ran."""
     documents = [parse_html(page) for page in pages]
-    result: dict[str, object] = {"pages": len(documents), "blocks": sum(len(d) for d in documents), "curves": {}}
+    curves: dict[str, list[dict[str, float | int]]] = {}
     scores: dict[str, list[np.ndarray]] = {}
     for provider in curve_providers():
         backend = _backend(provider, model_name)
         encoded = [backend.encode(d) for d in documents]
-        result["curves"][provider] = [_timed(backend, encoded, size) for size in sizes]  # type: ignore[index]
+        curves[provider] = [_timed(backend, encoded, size) for size in sizes]
         scores[provider] = backend.infer(encoded)
         threshold = backend.threshold
+    result: dict[str, object] = {"pages": len(documents), "blocks": sum(map(len, documents)), "curves": curves}
     if CUDA in scores:
         gpu, cpu = np.concatenate(scores[CUDA]), np.concatenate(scores[CPU])
         result["parity"] = {
