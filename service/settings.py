@@ -112,7 +112,7 @@ class Settings(BaseSettings):
         4, ge=1, le=256, description="Threads per process running parsing and CPU backends off the event loop."
     )
     cpu_thread_niceness: int = Field(
-        10,
+        15,
         ge=0,
         le=19,
         description="Nice value added to those threads, so the event loop (accepting, answering, refusing) runs first.",
