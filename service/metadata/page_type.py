@@ -27,7 +27,7 @@ from service.parsing.document import Document
 
 MODEL_NAME = "page_type"
 SCHEMA_NAME = "page-type-features"
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6  # 6: title words from the head's <title>, not the chosen title
 
 _LD_GROUPS: dict[str, frozenset[str]] = {
     "ld_article": ARTICLE_TYPES,
@@ -147,15 +147,18 @@ def og_type(document: Document) -> str:
     return next((v for k, v in document.markup.meta if k == "og:type"), "").lower()
 
 
-def page_words(metadata: Metadata, ld_types: set[str], og: str, url: str | None) -> set[str]:
-    """The page's words that name its kind: its URL path's and title's words, its JSON-LD and OpenGraph types.
+def page_words(metadata: Metadata, head_title: str, ld_types: set[str], og: str, url: str | None) -> set[str]:
+    """The page's words that name its kind: its URL path's and ``<title>``'s words, its JSON-LD and OpenGraph types.
+
+    The head's title as the page writes it, not the metadata's chosen title: the rules that choose one
+    can change without the model having to be refitted.
 
     Prefixed by where they come from (``u_blog``, ``t_best``, ``ld_product``, ``og_article``); the model
     keeps those seen on at least a few training pages as yes/no features.
     """
     path = urlsplit(url or metadata.canonical_url or "").path.lower()
     words = {f"u_{w}" for w in _LETTERS.findall(path)}
-    words.update(f"t_{w}" for w in _WORD.findall((metadata.title or "").lower()))
+    words.update(f"t_{w}" for w in _WORD.findall(head_title.lower()))
     words.update(f"ld_{t}" for t in ld_types)
     if og:
         words.add(f"og_{og}")

@@ -25,7 +25,7 @@ class MetadataReader:
             return metadata
         ld_types = ld.types()
         features = page_type_features(document, metadata, ld_types, url)
-        words = page_words(metadata, ld_types, og_type(document), url)
+        words = page_words(metadata, document.markup.title, ld_types, og_type(document), url)
         page_type, confidence = self.page_type.predict(self.page_type.row(features, words))
         return replace(metadata, page_type=page_type, page_type_confidence=round(confidence, 4))
 

@@ -2,12 +2,16 @@
 
 ``<title>`` and ``og:title`` often read "Headline | Site"; the ``<h1>`` is
 often the bare headline but on many sites is the logo or a section name. An
-``<h1>`` that agrees with the head's title is taken as it is; otherwise the
-head's title is cut at its separators and the site's segment dropped.
+``<h1>`` that agrees with the head's title, or whose words the head's title
+holds (the shop's "Hiking Boots" in "Hiking Boots: Shop Boots for Hiking"),
+is taken as it is; otherwise the head's title is cut at its separators and
+the site's segment dropped. Titles that carry an entity twice escaped
+("Actuary&#8217;s") are unescaped once more.
 """
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Sequence
 
@@ -18,6 +22,12 @@ _WORD = re.compile(r"\w+")
 AGREEMENT = 0.5
 # A trailing segment this short (in words) is a site name even where the page does not name its site.
 MAX_SITE_WORDS = 4
+# An <h1> with at least this share of its words in the head's title (its site cut off) names the page.
+WITHIN = 0.8
+_PIPE = re.compile(r"\s\|\s")
+_ENTITY = re.compile(r"&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
+# What documentation generators append to a heading as its permalink (Sphinx's pilcrow, "#").
+_PERMALINK = re.compile(r"\s*[¶#§]+\s*$")
 
 
 def _words(text: str) -> set[str]:
@@ -36,7 +46,9 @@ def strip_site(title: str, site_name: str | None) -> str:
         if kept and len(kept) < len(parts):
             return " - ".join(kept).strip() if len(kept) > 1 else kept[0].strip()
     head, last = parts[:-1], parts[-1]
-    if len(last.split()) <= MAX_SITE_WORDS and len(" ".join(head).split()) >= len(last.split()):
+    # After " | " a short segment is the site's even when the headline is shorter ("Dental Care | ONE Health Ohio").
+    headline_first = _PIPE.search(title) is not None or len(" ".join(head).split()) >= len(last.split())
+    if len(last.split()) <= MAX_SITE_WORDS and headline_first:
         return " - ".join(head).strip() if len(head) > 1 else head[0].strip()
     return title.strip()
 
@@ -49,15 +61,32 @@ def _agrees(heading: str, title: str) -> bool:
     return shared / len(heading_words) >= AGREEMENT and shared / len(title_words) >= AGREEMENT
 
 
+def _within(heading: str, title: str) -> bool:
+    heading_words = _words(heading)
+    return bool(heading_words) and len(heading_words & _words(title)) / len(heading_words) >= WITHIN
+
+
+def _clean(text: str) -> str:
+    """``text`` with a twice-escaped entity read and a permalink mark cut off."""
+    if "&" in text and _ENTITY.search(text):
+        text = html.unescape(text)
+    return _PERMALINK.sub("", text) if text.endswith(("¶", "#", "§", " ")) else text
+
+
 def best_title(
     *, headline: str, meta_titles: Sequence[str], page_title: str, headings: Sequence[str], site_name: str | None
 ) -> str | None:
     """The headline, chosen among the JSON-LD headline, the meta titles, ``<title>`` and the ``<h1>``s."""
-    head_titles = [strip_site(t, site_name) for t in (*meta_titles, page_title) if t]
+    headline, page_title = _clean(headline), _clean(page_title)
+    headings = [_clean(heading) for heading in headings[:2]]
+    head_titles = [strip_site(_clean(t), site_name) for t in (*meta_titles, page_title) if t]
     reference = head_titles[0] if head_titles else headline
-    for heading in headings[:2]:
-        if reference and _agrees(heading, reference):
-            return heading
+    if reference:
+        for heading in headings:
+            if _agrees(heading, reference):
+                return heading
+        if headings and _within(headings[0], reference):
+            return headings[0]
     for candidate in (headline, *head_titles, *headings[:1]):
         if candidate:
             return candidate

@@ -70,7 +70,7 @@ def examples_of(pages: Sequence[Page]) -> Examples:
         ld = parse_json_ld(document.markup.json_ld)
         metadata = extract_metadata(document, page.url, ld)
         rows.append(page_type_features(document, metadata, ld.types(), page.url))
-        words.append(page_words(metadata, ld.types(), og_type(document), page.url))
+        words.append(page_words(metadata, document.markup.title, ld.types(), og_type(document), page.url))
         types.append(page.page_type)
     return Examples(np.vstack(rows).astype(np.float64), words, np.asarray(types))
 

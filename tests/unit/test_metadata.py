@@ -192,6 +192,27 @@ def test_title_from_h1_that_agrees_with_the_head() -> None:
     assert strip_site("Plain title", None) == "Plain title"
 
 
+def test_title_after_a_pipe_loses_a_short_site_segment_even_after_a_shorter_headline() -> None:
+    assert strip_site("Dental Care | ONE Health Ohio", None) == "Dental Care"
+    assert strip_site("Dental Care - ONE Health Ohio", None) == "Dental Care - ONE Health Ohio"  # not a pipe: kept
+    long_tail = "Ten Ways | A Long Guide To Cooking Rice Well"
+    assert strip_site(long_tail, None) == long_tail
+
+
+def test_title_from_an_h1_the_head_title_holds() -> None:
+    head = "<title>Hiking Boots: Shop Boots for Hiking &amp; Backpacking</title>"
+    assert metadata_of(page(head, body=f"<h1>Hiking Boots</h1>{BODY}")).title == "Hiking Boots"
+    unrelated = metadata_of(page(head, body=f"<h1>Outdoor Store</h1>{BODY}"))
+    assert unrelated.title == "Hiking Boots: Shop Boots for Hiking & Backpacking"
+
+
+def test_title_read_without_twice_escaped_entities_and_permalink_marks() -> None:
+    escaped = page('<meta property="og:title" content="Actuary&amp;#8217;s Choice &amp;amp; More">')
+    assert metadata_of(escaped).title == "Actuary\u2019s Choice & More"
+    sphinx = page("<title>Quickstart — Flask Documentation (3.1.x)</title>", body=f"<h1>Quickstart¶</h1>{BODY}")
+    assert metadata_of(sphinx).title == "Quickstart"
+
+
 def test_a_page_without_metadata_has_empty_fields() -> None:
     found = metadata_of(page(body="<p>x</p>"), url=None)
     assert found == Metadata(title=None)
