@@ -25,8 +25,9 @@ from service.runtime.windows import Window, pad_batch, stitch, windows
 from service.settings import DEFAULT_BILSTM_OVERLAP_BLOCKS, DEFAULT_BILSTM_WINDOW_BLOCKS
 
 MODEL_NAME = "bilstm"
-# The BiLSTM models the store may hold: the shipped configuration and the paper's (`train bilstm --paper`).
-VARIANTS = (MODEL_NAME, "bilstm_paper")
+# The BiLSTM models the store may hold: the shipped configuration, the paper's (`train bilstm --paper`),
+# and the shipped one with int8 weights for CPUs (`train bilstm_int8`).
+VARIANTS = (MODEL_NAME, "bilstm_paper", "bilstm_int8")
 INPUT_NAME = "blocks"
 LENGTHS_NAME = "lengths"
 # Padded blocks per inference call (sequences × longest): bounds the input tensor at about
@@ -51,7 +52,7 @@ class BilstmBackend(Backend):  # and a BatchedBackend by its shape: encode, infe
         overlap_blocks: int = DEFAULT_BILSTM_OVERLAP_BLOCKS,
         max_padded_blocks: int = DEFAULT_MAX_PADDED_BLOCKS,
     ) -> None:
-        self.name = model_name  # "bilstm", or a variant trained under another name ("bilstm_paper")
+        self.name = model_name  # "bilstm", or a variant stored under another name ("bilstm_paper", "bilstm_int8")
         entry, paths = store.verified(model_name)
         entry.require_schema(SCHEMA_NAME, *COMPATIBLE_VERSIONS)
         vocabulary = Vocabulary.from_json(paths["vocabulary"].read_text())
@@ -68,6 +69,10 @@ class BilstmBackend(Backend):  # and a BatchedBackend by its shape: encode, infe
         self.window_blocks = window_blocks
         self.overlap_blocks = overlap_blocks
         self.max_padded_blocks = max(max_padded_blocks, window_blocks)
+        # A quantized model scales its inputs over each whole call: a document's scores must not depend
+        # on the documents beside it, so it runs alone and stays out of the micro-batcher.
+        self.per_document = bool(entry.config.get("per_document", False))
+        self.batched = not self.per_document
         self.session = create_session(paths["model"], providers=providers, intra_op_threads=intra_op_threads)
         self.execution_provider = active_provider(self.session)
 
@@ -92,7 +97,18 @@ class BilstmBackend(Backend):  # and a BatchedBackend by its shape: encode, infe
         return [stitch(len(document), parts[i]) for i, document in enumerate(documents)]
 
     def _chunks(self, jobs: list[tuple[int, Window]]) -> list[list[tuple[int, Window]]]:
-        """Consecutive jobs grouped so that sequences × longest stays within the padded budget."""
+        """Consecutive jobs grouped so that sequences × longest stays within the padded budget.
+
+        For a per-document model, each document's windows are grouped apart from every other's.
+        """
+        if not self.per_document:
+            return self._budgeted(jobs)
+        by_document: dict[int, list[tuple[int, Window]]] = {}
+        for job in jobs:
+            by_document.setdefault(job[0], []).append(job)
+        return [chunk for own in by_document.values() for chunk in self._budgeted(own)]
+
+    def _budgeted(self, jobs: list[tuple[int, Window]]) -> list[list[tuple[int, Window]]]:
         chunks: list[list[tuple[int, Window]]] = []
         current: list[tuple[int, Window]] = []
         for job in jobs:  # sorted by length, so the newest job is the longest

@@ -26,6 +26,7 @@ FAVORS = (PRECISION, BALANCED, RECALL)
 # on the WCXB dev pages (WCXB, Murrough Foley 2026); a backend not listed gets DEFAULT_SHIFTS.
 SHIFTS: Mapping[str, Mapping[str, float]] = {
     "bilstm": {PRECISION: 0.2, RECALL: -0.2},
+    "bilstm_int8": {PRECISION: 0.2, RECALL: -0.2},
     "bilstm_paper": {PRECISION: 0.2, RECALL: -0.15},
     "boilerpipe": {PRECISION: 0.0, RECALL: -0.4},
     "ensemble": {PRECISION: 0.4, RECALL: -0.1},

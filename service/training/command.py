@@ -18,6 +18,7 @@ from service.paths import MODEL_STORE, default_data_dir
 # model name -> trainer module; a backend appears here when its trainer lands.
 TRAINERS: dict[str, str] = {
     "bilstm": "service.training.bilstm",
+    "bilstm_int8": "service.training.bilstm_int8",
     "svm": "service.training.svm",
     "mlp": "service.training.mlp",
     "ensemble": "service.training.ensemble",

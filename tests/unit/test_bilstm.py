@@ -154,3 +154,29 @@ def test_a_variant_is_served_under_its_own_name(tmp_path: Path) -> None:
     assert variant.name == "bilstm_paper"
     document = parse_html((FIXTURES / "article.html").read_bytes())
     np.testing.assert_array_equal(variant.classify(document).scores, BilstmBackend(store).classify(document).scores)
+
+
+@pytest.fixture(scope="module")
+def int8_backend() -> BilstmBackend:
+    return BilstmBackend(ModelStore(MODEL_STORE), model_name="bilstm_int8")
+
+
+def test_the_int8_model_runs_each_document_alone_and_stays_out_of_the_micro_batcher(
+    int8_backend: BilstmBackend,
+) -> None:
+    assert int8_backend.per_document and not int8_backend.batched
+    encoded = [int8_backend.encode(parse_html(page)) for page in pages()]
+    together = int8_backend.infer(encoded)
+    for alone_input, batched in zip(encoded, together, strict=True):
+        np.testing.assert_array_equal(batched, int8_backend.infer([alone_input])[0])
+
+
+def test_the_int8_model_labels_the_fixture_article_as_the_float_model_does(
+    backend: BilstmBackend, int8_backend: BilstmBackend
+) -> None:
+    document = parse_html((FIXTURES / "article.html").read_text())
+    float_scores = backend.infer([backend.encode(document)])[0]
+    int8_scores = int8_backend.infer([int8_backend.encode(document)])[0]
+    assert int8_backend.threshold == backend.threshold
+    np.testing.assert_allclose(int8_scores, float_scores, atol=0.1)
+    assert np.mean((int8_scores >= backend.threshold) == (float_scores >= backend.threshold)) >= 0.95
