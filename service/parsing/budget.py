@@ -53,7 +53,11 @@ _ATTRIBUTE = (
     rb"""(?:[\t\n\f\r ]*+=[\t\n\f\r ]*+(?:"[^"]*"?|'[^']*'?|[^\t\n\f\r >]*))?"""
 )
 _ATTRIBUTES = rb"(?:" + _ATTRIBUTE.replace(b"(", b"(?:", 1) + rb")*"
-_ATTRIBUTE_NAME = re.compile(rb"(?<![\t\n\f\r /])" + _ATTRIBUTE)
+# Rescanned from the start of each list it reads the same attributes, so every search starts at one
+# and none fails inside a run of separators (what keeps it linear).
+_ATTRIBUTE_NAME = re.compile(_ATTRIBUTE)
+# Between lists rescanned as one: it ends an unquoted value (or the white space after "=") and starts no name.
+_LIST_SEPARATOR = b">"
 # Elements whose text the tokenizer reads as text (RAWTEXT, RCDATA, script data) up to their end tag.
 _RAW_TEXT_TAGS = rb"script|style|textarea|title|xmp|iframe|noembed|noframes"
 _NOT_MARKUP = (
@@ -133,9 +137,11 @@ def count_attribute_names(html: bytes) -> int:
     """
     tags = _MARKUP.findall(html)
     lists = [listed for _, attributes, _, _, _, attributes_2 in tags for listed in (attributes, attributes_2) if listed]
+    names = set(_ATTRIBUTE_NAME.findall(_LIST_SEPARATOR.join(lists).lower()))
     if _FOREIGN.search(html) is not None:
-        lists.extend(_raw_text_markup(tags))
-    return len(set(_ATTRIBUTE_NAME.findall(b"\n".join(lists).lower())))
+        # One by one: a quote left open at the end of a raw text would run on into the next list.
+        names.update(name for listed in _raw_text_markup(tags) for name in _ATTRIBUTE_NAME.findall(listed.lower()))
+    return len(names)
 
 
 def _raw_text_markup(tags: list[tuple[bytes, ...]]) -> list[bytes]:

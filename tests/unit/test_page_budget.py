@@ -34,6 +34,8 @@ TOKENIZER_CASES = [
     b"<svg></svg><style><div s1 s2></style><p q>",
     b'<div a=">" b c="<p z>" d>',
     b"</div e1 e2><p A Q>",
+    b"<a href=/ title=x class=y><p title=z><a href=http://x.org/><p id=z>",  # unquoted values ending in "/"
+    b"<p a=><p b><p c= ><p d>",  # an empty unquoted value ends its list
 ]
 
 
@@ -51,6 +53,12 @@ def test_attribute_names_are_counted_as_lexbor_makes_them(page: bytes) -> None:
 def test_a_tag_cut_by_the_end_of_the_page_counts_though_lexbor_drops_it() -> None:
     page = b"<p a='unclosed b c"
     assert count_attribute_names(page) == 1 > lexbor_attribute_names(page)
+
+
+def test_a_quote_left_open_in_a_raw_text_inside_svg_ends_with_that_text() -> None:
+    """Each raw text inside <svg> is scanned as markup to its own end; an open quote does not run into the next."""
+    page = b"<svg><style><p a='x</style><style><p b c='></style></svg>"
+    assert count_attribute_names(page) == 3
 
 
 @pytest.mark.timeout(30)  # read once, these take a fraction of a second; read once per space, hours
