@@ -35,7 +35,9 @@ cdef inline unsigned char _lower(unsigned char c) noexcept nogil:
     return c | 0x20 if 65 <= c <= 90 else c
 
 
-cdef inline bint _same_lower(const unsigned char *text, const unsigned char *lower, Py_ssize_t n) noexcept nogil:
+cdef inline bint _same_lower(
+    const unsigned char *text, const unsigned char *lower, Py_ssize_t n
+) noexcept nogil:
     """Whether ``text`` is ``lower`` (lower case) but for the case of its ASCII letters."""
     cdef Py_ssize_t i
     for i in range(n):
@@ -69,17 +71,19 @@ cdef int _names_init(Names *names, Py_ssize_t capacity) except -1:
 
 
 cdef int _names_grow(Names *names) except -1:
-    cdef Span *old = names.slots
-    cdef Py_ssize_t old_capacity = names.capacity, i, slot
-    _names_init(names, old_capacity * 2)
-    for i in range(old_capacity):
-        if old[i].start >= 0:
-            slot = <Py_ssize_t>(old[i].hash & <uint64_t>(names.capacity - 1))
-            while names.slots[slot].start >= 0:
-                slot = (slot + 1) & (names.capacity - 1)
-            names.slots[slot] = old[i]
-            names.count += 1
-    free(old)
+    """Twice the slots, the names moved over (where memory runs out, ``names`` is left as it was)."""
+    cdef Names grown
+    cdef Py_ssize_t i, slot
+    _names_init(&grown, names.capacity * 2)
+    for i in range(names.capacity):
+        if names.slots[i].start >= 0:
+            slot = <Py_ssize_t>(names.slots[i].hash & <uint64_t>(grown.capacity - 1))
+            while grown.slots[slot].start >= 0:
+                slot = (slot + 1) & (grown.capacity - 1)
+            grown.slots[slot] = names.slots[i]
+            grown.count += 1
+    free(names.slots)
+    names[0] = grown
     return 0
 
 
@@ -109,7 +113,9 @@ cdef int _names_add(Names *names, const unsigned char *page, Py_ssize_t start, P
     return 0
 
 
-cdef Py_ssize_t _find(const unsigned char *page, Py_ssize_t at, Py_ssize_t end, unsigned char c) noexcept nogil:
+cdef Py_ssize_t _find(
+    const unsigned char *page, Py_ssize_t at, Py_ssize_t end, unsigned char c
+) noexcept nogil:
     """The first ``c`` in ``page[at:end]``, or ``end``."""
     if at >= end:
         return end
@@ -181,7 +187,9 @@ cdef Py_ssize_t _not_markup(const unsigned char *page, Py_ssize_t at, Py_ssize_t
     return i + 1 if i < end else end
 
 
-cdef Py_ssize_t _tag(const unsigned char *page, Py_ssize_t at, Py_ssize_t end, const char *lower) noexcept nogil:
+cdef Py_ssize_t _tag(
+    const unsigned char *page, Py_ssize_t at, Py_ssize_t end, const char *lower
+) noexcept nogil:
     """The length of ``lower`` if ``page[at:]`` is that tag name (any case) and a separator or ">", else 0."""
     cdef Py_ssize_t n = strlen(lower)
     if at + n < end and _name_end(page[at + n]) and _same_lower(page + at, <const unsigned char *>lower, n):
@@ -190,7 +198,7 @@ cdef Py_ssize_t _tag(const unsigned char *page, Py_ssize_t at, Py_ssize_t end, c
 
 
 cdef Py_ssize_t _raw_text_tag(const unsigned char *page, Py_ssize_t at, Py_ssize_t end) noexcept nogil:
-    """The length of the name of the raw-text element that starts at ``page[at]``, else 0 (``_RAW_TEXT_TAGS``)."""
+    """The length of the raw-text element's name at ``page[at]``, else 0 (``_RAW_TEXT_TAGS`` in budget.py)."""
     cdef unsigned char first = _lower(page[at])
     if first == 115:  # s
         return _tag(page, at, end, b"script") or _tag(page, at, end, b"style")
@@ -208,7 +216,7 @@ cdef Py_ssize_t _raw_text_tag(const unsigned char *page, Py_ssize_t at, Py_ssize
 cdef Py_ssize_t _raw_text_end(
     const unsigned char *page, Py_ssize_t at, Py_ssize_t end, Py_ssize_t tag, Py_ssize_t tag_length
 ) noexcept nogil:
-    """Where the raw text from ``at`` ends: at ``</`` and the element's name (any case) and a separator or ">"."""
+    """Where the raw text from ``at`` ends: at ``</``, the element's name (any case), a separator or ">"."""
     cdef Py_ssize_t i = at, k
     cdef bint same
     while True:
@@ -226,9 +234,16 @@ cdef Py_ssize_t _raw_text_end(
         i += 1
 
 
-cdef inline bint _is_name(const unsigned char *page, Py_ssize_t start, Py_ssize_t end, const char *lower) noexcept nogil:
+cdef inline bint _is_name(
+    const unsigned char *page, Py_ssize_t start, Py_ssize_t end, const char *lower
+) noexcept nogil:
     """Whether ``page[start:end]`` is ``lower`` but for the case of its ASCII letters."""
-    return end - start == <Py_ssize_t>strlen(lower) and _same_lower(page + start, <const unsigned char *>lower, end - start)
+    cdef Py_ssize_t n = end - start
+    return n == <Py_ssize_t>strlen(lower) and _same_lower(page + start, <const unsigned char *>lower, n)
+
+
+cdef inline bint _svg_or_math(const unsigned char *page, Py_ssize_t start, Py_ssize_t end) noexcept nogil:
+    return _is_name(page, start, end, b"svg") or _is_name(page, start, end, b"math")
 
 
 cdef int _scan(
@@ -268,7 +283,7 @@ cdef int _scan(
                 while name_end < end and not _name_end(page[name_end]):
                     name_end += 1
                 at = _attributes(page, name_end, end, NULL)  # an end tag's attributes cost Lexbor nothing
-                if raw_text and depth and (_is_name(page, name, name_end, b"svg") or _is_name(page, name, name_end, b"math")):
+                if raw_text and depth and _svg_or_math(page, name, name_end):
                     depth -= 1
             else:  # </> and </ followed by no letter: to the next ">"
                 at = _find(page, at + 2, end, 62)
@@ -279,18 +294,14 @@ cdef int _scan(
             while name_end < end and not _name_end(page[name_end]):
                 name_end += 1
             at = _attributes(page, name_end, end, names)
-            if raw_text and (
-                _is_name(page, name, name_end, b"svg")
-                or _is_name(page, name, name_end, b"math")
-                or _is_name(page, name, name_end, b"frameset")
-            ):
+            if raw_text and (_svg_or_math(page, name, name_end) or _is_name(page, name, name_end, b"frameset")):
                 depth += 1
         else:
             at += 1
 
 
 def count_attribute_names(bytes html) -> int:
-    """Distinct attribute names of the start tags of ``html`` (lower case): :func:`budget.count_attribute_names`."""
+    """Distinct attribute names of the start tags of ``html`` (lower case), as budget.py's Python scan counts."""
     cdef Names names
     _names_init(&names, 64)
     try:
