@@ -25,7 +25,7 @@ attribute names
     ``<!--<script>``, an HTML element inside ``<svg>`` that ends foreign content
     early. A page built on that may carry more names than counted. The scan is
     compiled (``_budget.pyx``, ``make build-ext``) where built, a regex pass here
-    where not: the same count, at about twenty times the speed.
+    where not: the same count, at some forty times the speed (``bench --page-budget``).
 
 The defaults are about ten times (elements) and four times (names) the most of any
 WCXB dev page (``bench --page-budget``: 15,793 start tags; 1,285 attribute names).
