@@ -34,10 +34,11 @@ serve: $(SERVE_STAMP) optional-build-ext
 test: install lint optional-build-ext
 	$(BIN)/python -m pytest -q
 
-# The compiled block walk (service/parsing/_walk.pyx, built in place by setup.py): Cython from the `walk`
-# extra, Lexbor's headers from selectolax's source distribution of the pinned version (downloaded once
-# into build/). The service uses it when it is there and falls back to the Python walk when it is not.
-$(WALK_STAMP): $(SERVE_STAMP) service/parsing/_walk.pyx setup.py
+# The compiled block walk (service/parsing/_walk.pyx) and attribute-name scan (service/parsing/_budget.pyx),
+# built in place by setup.py: Cython from the `walk` extra, Lexbor's headers (the walk's) from selectolax's
+# source distribution of the pinned version (downloaded once into build/). The service uses each when it
+# is there and falls back to its Python twin when it is not.
+$(WALK_STAMP): $(SERVE_STAMP) service/parsing/_walk.pyx service/parsing/_budget.pyx setup.py
 	$(BIN)/python -m pip install --quiet -e '.[walk]'
 	EXTRACT_BUILD_WALK=1 $(BIN)/python setup.py --quiet build_ext --inplace
 	touch $@
@@ -84,4 +85,4 @@ crd-schemas:
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache deploy/crd-schemas/node_modules build
-	rm -f service/parsing/_walk.c service/parsing/_walk.*.so
+	rm -f service/parsing/_walk.c service/parsing/_walk.*.so service/parsing/_budget.c service/parsing/_budget.*.so

@@ -1,6 +1,7 @@
-"""The optional compiled block walk (``service/parsing/_walk.pyx``); everything else is in pyproject.toml.
+"""The optional compiled extensions; everything else is in pyproject.toml.
 
-Built only when ``EXTRACT_BUILD_WALK=1`` (``make build-ext``, the Docker builder stages), so a plain
+``service/parsing/_walk.pyx`` (the block walk) and ``service/parsing/_budget.pyx`` (the page
+budget's attribute-name scan, plain C over the bytes: no headers, no selectolax). Built only when ``EXTRACT_BUILD_WALK=1`` (``make build-ext``, the Docker builder stages), so a plain
 ``pip install -e .`` on a machine without a compiler installs and serves with the pure-Python walk.
 The extension ``cimport``-s selectolax's shipped ``lexbor.pxd``; Lexbor's C headers that it names are
 not in selectolax's wheel, so they are read from selectolax's source distribution of the *installed*
@@ -37,17 +38,18 @@ def lexbor_headers(version: str) -> Path:
     return source
 
 
-def walk_extensions() -> list[Extension]:
+def extensions() -> list[Extension]:
     from Cython.Build import cythonize  # noqa: PLC0415 - only needed when building the extension
     from selectolax import __version__ as selectolax_version  # noqa: PLC0415
 
-    extension = Extension(
+    walk = Extension(
         "service.parsing._walk",
         ["service/parsing/_walk.pyx"],
         include_dirs=[str(lexbor_headers(selectolax_version))],
         define_macros=[("LEXBOR_STATIC", None), ("SELECTOLAX_VERSION", f'"{selectolax_version}"')],
     )
-    return cythonize([extension], language_level=3, quiet=True)
+    budget = Extension("service.parsing._budget", ["service/parsing/_budget.pyx"])
+    return cythonize([walk, budget], language_level=3, quiet=True)
 
 
-setup(ext_modules=walk_extensions() if BUILD_WALK else [])
+setup(ext_modules=extensions() if BUILD_WALK else [])

@@ -2,8 +2,9 @@
 
 What the corpus asks of the parser (the most start tags and distinct attribute names of any page),
 what the budget's count costs beside the parse (per page, with and without it, interleaved on the
-same pages), and why attribute names have a budget at all: Lexbor's parse time for one page of N
-distinct attribute names against N times the same name.
+same pages) and what its attribute-name scan costs alone (Python, and compiled where built), and why
+attribute names have a budget at all: Lexbor's parse time for one page of N distinct attribute names
+against N times the same name.
 """
 
 from __future__ import annotations
@@ -15,7 +16,14 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from service.parsing.budget import PageBudget, count_attribute_names, count_start_tags, lexbor_parse_only
+from service.parsing.budget import (
+    PageBudget,
+    compiled_count_attribute_names,
+    count_attribute_names,
+    count_start_tags,
+    lexbor_parse_only,
+    python_count_attribute_names,
+)
 from service.parsing.decode import to_utf8
 from service.parsing.lexbor import parse_html
 
@@ -39,6 +47,7 @@ class BudgetReport:
     median_attribute_names: float
     parse_ms_per_page: float
     parse_with_budget_ms_per_page: float
+    scan_ms_per_page: dict[str, float]  # the attribute-name scan alone: "python", and "compiled" where built
     lexbor_s: dict[int, tuple[float, float]]  # names -> (distinct names, one name) seconds
 
 
@@ -52,6 +61,13 @@ def report(pages: list[bytes], names: list[str], synthetic: tuple[int, ...] = SY
     for page in pages:  # the median of a few runs of each, interleaved, so load hits both alike
         plain += statistics.median(_seconds(partial(parse_html, page)) for _ in range(REPEATS))
         checked += statistics.median(_seconds(partial(parse_html, page, budget=budget)) for _ in range(REPEATS))
+    scans: dict[str, Callable[[bytes], int]] = {"python": python_count_attribute_names}
+    if compiled_count_attribute_names is not None:
+        scans["compiled"] = compiled_count_attribute_names
+    scan_s = dict.fromkeys(scans, 0.0)
+    for page in utf8:  # interleaved too
+        for name, scan in scans.items():
+            scan_s[name] += statistics.median(_seconds(partial(scan, page)) for _ in range(REPEATS))
     lexbor = {}
     for count in synthetic:
         distinct = b"".join(b"<b a%d>" % i for i in range(count))
@@ -66,6 +82,7 @@ def report(pages: list[bytes], names: list[str], synthetic: tuple[int, ...] = SY
         median_attribute_names=statistics.median(attribute_names),
         parse_ms_per_page=1e3 * plain / len(pages),
         parse_with_budget_ms_per_page=1e3 * checked / len(pages),
+        scan_ms_per_page={name: 1e3 * seconds / len(pages) for name, seconds in scan_s.items()},
         lexbor_s=lexbor,
     )
 
@@ -78,6 +95,10 @@ def print_report(result: BudgetReport, data_dir: Path) -> None:
     print(
         f"parse: {result.parse_ms_per_page:.2f} ms/page; "
         f"with the budget check: {result.parse_with_budget_ms_per_page:.2f} ms/page"
+    )
+    print(
+        "attribute-name scan alone: "
+        + "; ".join(f"{name} {ms:.3f} ms/page" for name, ms in result.scan_ms_per_page.items())
     )
     for count, (distinct, same) in result.lexbor_s.items():
         print(f"Lexbor, {count} elements: {distinct:.3f} s with distinct attribute names, {same:.3f} s with one")

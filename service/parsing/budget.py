@@ -23,7 +23,9 @@ attribute names
     ``<frameset>`` (which drops them unread), raw text is scanned as markup. What
     only the tree builder knows escapes the scan: script text that opens
     ``<!--<script>``, an HTML element inside ``<svg>`` that ends foreign content
-    early. A page built on that may carry more names than counted.
+    early. A page built on that may carry more names than counted. The scan is
+    compiled (``_budget.pyx``, ``make build-ext``) where built, a regex pass here
+    where not: the same count, at some forty times the speed (``bench --page-budget``).
 
 The defaults are about ten times (elements) and four times (names) the most of any
 WCXB dev page (``bench --page-budget``: 15,793 start tags; 1,285 attribute names).
@@ -32,6 +34,7 @@ WCXB dev page (``bench --page-budget``: 15,793 start tags; 1,285 attribute names
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -53,7 +56,11 @@ _ATTRIBUTE = (
     rb"""(?:[\t\n\f\r ]*+=[\t\n\f\r ]*+(?:"[^"]*"?|'[^']*'?|[^\t\n\f\r >]*))?"""
 )
 _ATTRIBUTES = rb"(?:" + _ATTRIBUTE.replace(b"(", b"(?:", 1) + rb")*"
-_ATTRIBUTE_NAME = re.compile(rb"(?<![\t\n\f\r /])" + _ATTRIBUTE)
+# Rescanned from the start of each list it reads the same attributes, so every search starts at one
+# and none fails inside a run of separators (what keeps it linear).
+_ATTRIBUTE_NAME = re.compile(_ATTRIBUTE)
+# Between lists rescanned as one: it ends an unquoted value (or the white space after "=") and starts no name.
+_LIST_SEPARATOR = b">"
 # Elements whose text the tokenizer reads as text (RAWTEXT, RCDATA, script data) up to their end tag.
 _RAW_TEXT_TAGS = rb"script|style|textarea|title|xmp|iframe|noembed|noframes"
 _NOT_MARKUP = (
@@ -89,8 +96,9 @@ _FOREIGN_NAMES = frozenset({b"svg", b"math", b"frameset"})
 class PageBudget:
     """The most elements and distinct attribute names a page may have (0 names: not counted).
 
-    Counting the names is a regex pass over every tag, costlier than the parse itself; it is
-    what keeps a page of many distinct attribute names from costing seconds to minutes.
+    Counting the names is a pass over every tag (in C where built, else a regex pass costlier than
+    the parse itself); it is what keeps a page of many distinct attribute names from costing seconds
+    to minutes.
     """
 
     max_elements: int = DEFAULT_MAX_ELEMENTS
@@ -125,17 +133,20 @@ def count_start_tags(html: bytes) -> int:
     return int(np.count_nonzero((data[:-1] == _LT) & (following >= _A) & (following <= _Z)))
 
 
-def count_attribute_names(html: bytes) -> int:
+def python_count_attribute_names(html: bytes) -> int:
     """Distinct attribute names of the start tags of ``html`` (lower case, as the tokenizer makes them).
 
-    One regex pass lists the tags; only a page with ``<svg>``, ``<math>`` or ``<frameset>`` is walked
-    tag by tag, to scan the raw-text elements inside them as markup.
+    The reference, and what serves where the compiled scan is not built. One regex pass lists the
+    tags; only a page with ``<svg>``, ``<math>`` or ``<frameset>`` is walked tag by tag, to scan the
+    raw-text elements inside them as markup.
     """
     tags = _MARKUP.findall(html)
     lists = [listed for _, attributes, _, _, _, attributes_2 in tags for listed in (attributes, attributes_2) if listed]
+    names = set(_ATTRIBUTE_NAME.findall(_LIST_SEPARATOR.join(lists).lower()))
     if _FOREIGN.search(html) is not None:
-        lists.extend(_raw_text_markup(tags))
-    return len(set(_ATTRIBUTE_NAME.findall(b"\n".join(lists).lower())))
+        # One by one: a quote left open at the end of a raw text would run on into the next list.
+        names.update(name for listed in _raw_text_markup(tags) for name in _ATTRIBUTE_NAME.findall(listed.lower()))
+    return len(names)
 
 
 def _raw_text_markup(tags: list[tuple[bytes, ...]]) -> list[bytes]:
@@ -150,3 +161,16 @@ def _raw_text_markup(tags: list[tuple[bytes, ...]]) -> list[bytes]:
         elif raw_tag and depth and text:
             found.extend(attributes for _, _, attributes in _MARKUP_ONLY.findall(text) if attributes)
     return found
+
+
+def _load_compiled_count() -> Callable[[bytes], int] | None:
+    """The compiled scan (``_budget.pyx``, ``make build-ext``): the same count in one pass; None where not built."""
+    try:
+        from service.parsing import _budget  # noqa: PLC0415 - optional: built by `make build-ext`
+    except ImportError:
+        return None
+    return _budget.count_attribute_names
+
+
+compiled_count_attribute_names = _load_compiled_count()
+count_attribute_names: Callable[[bytes], int] = compiled_count_attribute_names or python_count_attribute_names

@@ -14,3 +14,4 @@ def test_the_report_names_the_page_with_the_most_tags_and_attribute_names() -> N
     assert found.median_attribute_names == 1
     assert found.parse_ms_per_page > 0 and found.parse_with_budget_ms_per_page > 0
     assert set(found.lexbor_s) == {10}
+    assert "python" in found.scan_ms_per_page and all(ms > 0 for ms in found.scan_ms_per_page.values())

@@ -8,13 +8,11 @@ from selectolax.lexbor import LexborHTMLParser
 from service.backends.boilerpipe import BoilerpipeBackend
 from service.backends.registry import BackendRegistry
 from service.errors import PageTooComplex
-from service.parsing.budget import (
-    PageBudget,
-    count_attribute_names,
-    count_start_tags,
-)
+from service.parsing.budget import PageBudget, count_start_tags
 from service.parsing.lexbor import parse_html
 from service.pipeline import Extractor
+
+from support.scans import SCANS, Scan
 
 # Pages where a scan that ignores the tokenizer's rules would count other names than Lexbor makes.
 TOKENIZER_CASES = [
@@ -34,6 +32,8 @@ TOKENIZER_CASES = [
     b"<svg></svg><style><div s1 s2></style><p q>",
     b'<div a=">" b c="<p z>" d>',
     b"</div e1 e2><p A Q>",
+    b"<a href=/ title=x class=y><p title=z><a href=http://x.org/><p id=z>",  # unquoted values ending in "/"
+    b"<p a=><p b><p c= ><p d>",  # an empty unquoted value ends its list
 ]
 
 
@@ -43,17 +43,27 @@ def lexbor_attribute_names(page: bytes) -> int:
     return len({name for node in root.traverse() for name in node.attributes})
 
 
+@pytest.mark.parametrize("scan", SCANS)
 @pytest.mark.parametrize("page", TOKENIZER_CASES)
-def test_attribute_names_are_counted_as_lexbor_makes_them(page: bytes) -> None:
-    assert count_attribute_names(page) == lexbor_attribute_names(page)
+def test_attribute_names_are_counted_as_lexbor_makes_them(scan: Scan, page: bytes) -> None:
+    assert scan(page) == lexbor_attribute_names(page)
 
 
-def test_a_tag_cut_by_the_end_of_the_page_counts_though_lexbor_drops_it() -> None:
+@pytest.mark.parametrize("scan", SCANS)
+def test_a_tag_cut_by_the_end_of_the_page_counts_though_lexbor_drops_it(scan: Scan) -> None:
     page = b"<p a='unclosed b c"
-    assert count_attribute_names(page) == 1 > lexbor_attribute_names(page)
+    assert scan(page) == 1 > lexbor_attribute_names(page)
+
+
+@pytest.mark.parametrize("scan", SCANS)
+def test_a_quote_left_open_in_a_raw_text_inside_svg_ends_with_that_text(scan: Scan) -> None:
+    """Each raw text inside <svg> is scanned as markup to its own end; an open quote does not run into the next."""
+    page = b"<svg><style><p a='x</style><style><p b c='></style></svg>"
+    assert scan(page) == 3
 
 
 @pytest.mark.timeout(30)  # read once, these take a fraction of a second; read once per space, hours
+@pytest.mark.parametrize("scan", SCANS)
 @pytest.mark.parametrize(
     "page",
     [
@@ -63,11 +73,21 @@ def test_a_tag_cut_by_the_end_of_the_page_counts_though_lexbor_drops_it() -> Non
         b"<div a=" + b" " * 1_000_000 + b"b>",
         b"<p \n>" * 200_000,
         b"<!--" + b"-" * 1_000_000,
+        b"<!--" + b"--!" * 300_000,
         b"<script>" + b"</scrip" * 100_000,
+        b"<" * 1_000_000,
+        b"</" * 500_000,
+        b"<!" * 500_000,
+        b"<p a='" + b"<p b=" * 100_000,  # one quote left open, to the end
+        b'<p a="' + b" x" * 500_000,
+        b"<b>" * 300_000 + b"</b>" * 300_000,  # deep nesting
+        b"<svg>" * 100_000 + b"<style>" + b"<p a>" * 100_000,
+        b"<svg>" + b"<style><p a='x</style>" * 100_000,  # many raw texts inside <svg>, each with an open quote
+        b"<math><title>" + b"<!--" + b"<" * 500_000,
     ],
 )
-def test_long_runs_are_read_once(page: bytes) -> None:
-    assert count_attribute_names(page) <= 2
+def test_long_runs_are_read_once(scan: Scan, page: bytes) -> None:
+    assert scan(page) <= 2
 
 
 def test_start_tags_are_counted_in_the_bytes() -> None:

@@ -1,0 +1,3 @@
+"""Types of the compiled attribute-name scan (``_budget.pyx``), for mypy."""
+
+def count_attribute_names(html: bytes) -> int: ...
