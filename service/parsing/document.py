@@ -182,8 +182,7 @@ class Document:
 
     def elem_tagged(self, tags: AbstractSet[str]) -> np.ndarray:
         """Whether each element's tag is one of ``tags`` (bool per element; decided once per distinct tag path)."""
-        by_path = np.fromiter((tag in tags for tag in self.path_tag), dtype=bool, count=len(self.path_tag))
-        return by_path[self.elem_path]
+        return np.array([tag in tags for tag in self.path_tag], dtype=bool)[self.elem_path]
 
     def nearest_marked(self, marked: np.ndarray) -> np.ndarray:
         """For every element, its nearest ancestor-or-self where ``marked`` (bool per element) holds; -1 if none.
@@ -202,15 +201,32 @@ class Document:
         nearest = jump[:-1]
         return np.where(nearest == count, -1, nearest)
 
+    @cached_property
+    def subtree_ends(self) -> np.ndarray:
+        """One past the last element of each element's subtree (int64): the subtree is ``[e, subtree_ends[e])``.
+
+        Elements are in pre-order, so a subtree is a range; its end is found by following each element's
+        last child down, by pointer doubling.
+        """
+        count = len(self.elem_tag)
+        last = np.arange(count)
+        children = np.flatnonzero(self.elem_parent >= 0)
+        np.maximum.at(last, self.elem_parent[children], children)  # its last child, or itself where it has none
+        while True:
+            further = last[last]
+            if np.array_equal(further, last):
+                return last + 1
+            last = further
+
     def subtree_sums(self, per_leaf: np.ndarray) -> np.ndarray:
-        """Sum of ``per_leaf`` (a value per block) over the leaves at or below each element (float64 per element)."""
-        parents = self.elem_parent.tolist()
-        sums = np.bincount(self.block_elem, weights=per_leaf, minlength=len(parents)).tolist()
-        for elem in range(len(parents) - 1, 0, -1):  # children follow their parents in document order
-            parent = parents[elem]
-            if parent >= 0:
-                sums[parent] += sums[elem]
-        return np.asarray(sums)
+        """Sum of ``per_leaf`` (a value per block) over the leaves at or below each element (float64 per element).
+
+        A difference of prefix sums over each subtree's range: exact for whole numbers (counts, lengths), as
+        every caller's are; other values may differ from a sum in another order in the last bits.
+        """
+        per_elem = np.bincount(self.block_elem, weights=per_leaf, minlength=len(self.elem_tag))
+        prefix = np.concatenate(([0.0], np.cumsum(per_elem)))
+        return prefix[self.subtree_ends] - prefix[:-1]
 
     def blocks_within(self, marked: np.ndarray) -> np.ndarray:
         """Whether each block sits in the subtree of an element where ``marked`` (bool per element) holds."""
