@@ -75,18 +75,6 @@ class TreeAttributes:
         values = [nodes[i].attrs.get(name) or "" for i in np.flatnonzero(recorded).tolist()]
         return dict(zip(elems.tolist(), values, strict=True))
 
-    def tagged(self, tags: Sequence[str]) -> dict[int, dict[str, str | None]]:
-        root = self._tree.root
-        tags = [tag for tag in tags if _ATTRIBUTE_NAME.fullmatch(tag)]
-        if root is None or not tags:
-            return {}
-        nodes = list(root.css(",".join(tags)))  # an element has one tag: matched once, however the list repeats
-        elems, recorded = self._recorded(nodes)
-        return {
-            elem: nodes[at].attributes
-            for elem, at in zip(elems.tolist(), np.flatnonzero(recorded).tolist(), strict=True)
-        }
-
     def markup(self) -> PageMarkup:
         return collect_markup(self._kept)
 

@@ -48,9 +48,6 @@ class AttributeSource(Protocol):
         """How many of the attributes ``names`` each element has (int32 by element id; no value is read)."""
         ...
 
-    def tagged(self, tags: Sequence[str]) -> dict[int, dict[str, str | None]]:
-        """Every attribute of each element whose tag is one of ``tags``, by element id (one pass over the tree)."""
-
     def markup(self) -> PageMarkup:
         """What the page says about itself in <head>, scripts, <time> and <h1>, which the walk does not record."""
         ...
@@ -137,10 +134,6 @@ class Document:
         if found is None:
             found = self._named_attributes[(name, tag)] = self.attributes.named(name, tag)
         return found
-
-    def elem_attributes_of(self, tags: Sequence[str]) -> dict[int, dict[str, str | None]]:
-        """Every attribute of the ``tags`` elements: one look at the tree where a few tags need several attributes."""
-        return self.attributes.tagged(tags)
 
     @cached_property
     def markup(self) -> PageMarkup:
