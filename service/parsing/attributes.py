@@ -7,7 +7,6 @@ the tree's own methods and imports nothing from selectolax at run time.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -28,13 +27,10 @@ class TreeAttributes:
     Elements the walk did not record (skipped subtrees, beyond the depth cap) are passed over.
     """
 
-    def __init__(
-        self, tree: LexborHTMLParser, addresses: np.ndarray, kept: list[LexborNode], *, lists_repeat_matches: bool
-    ) -> None:
+    def __init__(self, tree: LexborHTMLParser, addresses: np.ndarray, kept: list[LexborNode]) -> None:
         self._tree = tree
         self._addresses = addresses  # int64 by element id
         self._kept = kept  # the walk's <head>, <script>, <time> and <h1> nodes, for :func:`collect_markup`
-        self._lists_repeat_matches = lists_repeat_matches
 
     @cached_property
     def _sorted_addresses(self) -> tuple[np.ndarray, np.ndarray]:
@@ -80,15 +76,3 @@ class TreeAttributes:
 
     def author_marks(self) -> AuthorMarks:
         return collect_author_marks(self._tree.root)
-
-    def counts(self, names: Sequence[str]) -> np.ndarray:
-        root = self._tree.root
-        names = [name for name in names if _ATTRIBUTE_NAME.fullmatch(name)]
-        if root is None or not names:
-            return np.zeros(len(self._addresses), dtype=np.int32)
-        # Lexbor reports an element once per selector of a list it matches, so one pass counts them all.
-        selectors = (
-            [",".join(f"[{name}]" for name in names)] if self._lists_repeat_matches else [f"[{n}]" for n in names]
-        )
-        found = np.concatenate([self._recorded(list(root.css(selector)))[0] for selector in selectors])
-        return np.bincount(found, minlength=len(self._addresses)).astype(np.int32)

@@ -44,10 +44,6 @@ class AttributeSource(Protocol):
         """The value of attribute ``name`` of every element (every ``tag`` element) that has it, by element id."""
         ...
 
-    def counts(self, names: Sequence[str]) -> np.ndarray:
-        """How many of the attributes ``names`` each element has (int32 by element id; no value is read)."""
-        ...
-
     def markup(self) -> PageMarkup:
         """What the page says about itself in <head>, scripts, <time> and <h1>, which the walk does not record."""
         ...
@@ -146,8 +142,15 @@ class Document:
         return self.attributes.author_marks()
 
     def elem_attribute_counts(self, names: Sequence[str]) -> np.ndarray:
-        """How many of the attributes ``names`` each element has: cheaper than their values, where presence counts."""
-        return self.attributes.counts(names)
+        """How many of the attributes ``names`` each element has (int32 per element).
+
+        From :meth:`elem_attribute`'s values, read once per page: the names counted (id, class) are the ones
+        pruning reads anyway, so a second pass of the matcher only to count them would be wasted.
+        """
+        counts = np.zeros(len(self.elem_tag), dtype=np.int32)
+        for name in names:
+            counts[list(self.elem_attribute(name))] += 1  # an element is once among a name's
+        return counts
 
     @cached_property
     def elem_tokens(self) -> list[tuple[str, ...]]:

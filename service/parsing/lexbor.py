@@ -67,12 +67,6 @@ def _lexbor_ids() -> dict[str, int]:
     return ids
 
 
-def _lists_repeat_matches() -> bool:
-    """Whether Lexbor's matcher reports an element once per selector of a list it matches (checked, not assumed)."""
-    return len(LexborHTMLParser("<p id=a class=b>").css("[id],[class]")) == 2
-
-
-_LISTS_REPEAT_MATCHES = _lists_repeat_matches()
 _IDS = _lexbor_ids()
 _TEXT_ID, _BR_ID = _IDS["-text"], _IDS["br"]
 # Skipped subtrees whose node is kept for :func:`collect_markup` (<head>, <script>).
@@ -360,7 +354,7 @@ def _document(
         elem_parent=columns.elem_parent,
         elem_nth=columns.elem_nth,
         elem_path=columns.elem_path,
-        attributes=TreeAttributes(tree, columns.elem_address, columns.kept, lists_repeat_matches=_LISTS_REPEAT_MATCHES),
+        attributes=TreeAttributes(tree, columns.elem_address, columns.kept),
         path_parent=columns.path_parent,
         path_tag=columns.path_tag,
         texts=columns.texts,
