@@ -27,10 +27,17 @@ class TreeAttributes:
     Elements the walk did not record (skipped subtrees, beyond the depth cap) are passed over.
     """
 
-    def __init__(self, tree: LexborHTMLParser, addresses: np.ndarray, kept: list[LexborNode]) -> None:
+    def __init__(
+        self,
+        tree: LexborHTMLParser,
+        addresses: np.ndarray,
+        kept: list[LexborNode],
+        recorded: dict[str, dict[int, str]] | None = None,
+    ) -> None:
         self._tree = tree
         self._addresses = addresses  # int64 by element id
         self._kept = kept  # the walk's <head>, <script>, <time> and <h1> nodes, for :func:`collect_markup`
+        self._recorded_values = recorded or {}  # attributes the walk read already (id, class), by name
 
     @cached_property
     def _sorted_addresses(self) -> tuple[np.ndarray, np.ndarray]:
@@ -66,6 +73,8 @@ class TreeAttributes:
         return out
 
     def named(self, name: str, tag: str = "") -> dict[int, str]:
+        if not tag and name in self._recorded_values:
+            return self._recorded_values[name]
         nodes = self._select(name, tag)
         elems, recorded = self._recorded(nodes)
         values = [nodes[i].attrs.get(name) or "" for i in np.flatnonzero(recorded).tolist()]
