@@ -104,12 +104,11 @@ def _add_named_regions(own: np.ndarray, values: dict[int, str]) -> None:
     if not values:
         return
     distinct = list(dict.fromkeys(values.values()))
-    lowered = "\n".join(distinct).lower()
+    pieces, lowered = distinct, "\n".join(distinct).lower()
     if sum(map(len, distinct)) + len(distinct) != len(lowered) + 1:  # a character lower-cases to two
-        lowered = "\n".join(value.lower() for value in distinct)
-        ends = np.cumsum([len(value.lower()) + 1 for value in distinct])
-    else:
-        ends = np.cumsum([len(value) + 1 for value in distinct])
+        pieces = [value.lower() for value in distinct]
+        lowered = "\n".join(pieces)
+    ends = np.cumsum([len(piece) + 1 for piece in pieces])
     starts = sorted({at for word in _WORD_STARTS for at in _occurrences(lowered, word)})
     found = [(at, match.lastgroup or "") for at in starts if (match := _TOKEN_PATTERN.match(lowered, at))]
     if not found:

@@ -40,7 +40,8 @@ class TreeAttributes:
         self._tree = tree
         self._addresses = addresses  # int64 by element id
         self._kept = kept  # the walk's <head>, <script>, <time> and <h1> nodes, for :func:`collect_markup`
-        self._recorded_values = recorded or {}  # attributes the walk read already (id, class), by name
+        # values read already, by name: by the walk (id, class) or on the first ask for one of READ_TOGETHER
+        self._read: dict[str, dict[int, str]] = recorded or {}
 
     @cached_property
     def _sorted_addresses(self) -> tuple[np.ndarray, np.ndarray]:
@@ -76,10 +77,10 @@ class TreeAttributes:
         return out
 
     def named(self, name: str, tag: str = "") -> dict[int, str]:
-        if not tag and name in READ_TOGETHER and name not in self._recorded_values:
-            self._recorded_values.update(self._read_together())
-        if not tag and name in self._recorded_values:
-            return self._recorded_values[name]
+        if not tag and name in READ_TOGETHER and name not in self._read:
+            self._read.update(self._read_together())
+        if not tag and name in self._read:
+            return self._read[name]
         nodes = self._select(name, tag)
         elems, recorded = self._recorded(nodes)
         values = [nodes[i].attrs.get(name) or "" for i in np.flatnonzero(recorded).tolist()]
