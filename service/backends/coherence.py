@@ -26,7 +26,7 @@ def leaf_weights(document: Document) -> np.ndarray:
 
     Once per page: whole paragraphs (twice) and pruning all read it.
     """
-    weights = np.fromiter((len(text.strip()) for text in document.texts), dtype=np.float64, count=len(document))
+    weights = np.fromiter(map(len, map(str.strip, document.texts)), dtype=np.float64, count=len(document))
     weights.flags.writeable = False
     return weights
 

@@ -10,10 +10,10 @@ attribute, or ``aria-hidden="true"``, and so is everything under it.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 
 import numpy as np
 
+from service.features.per_document import per_document
 from service.parsing.document import Document
 
 _HIDING_STYLE = re.compile(
@@ -21,8 +21,12 @@ _HIDING_STYLE = re.compile(
 )
 
 
+@per_document
 def hiding_elements(document: Document) -> np.ndarray:
-    """Whether each element hides itself (bool per element), its descendants not included."""
+    """Whether each element hides itself (bool per element, read-only), its descendants not included.
+
+    Once per page: pruning's hidden blocks and the readable score both read it.
+    """
     hides = np.zeros(len(document.elem_tag), dtype=bool)
     for elem in document.elem_attribute("hidden"):
         hides[elem] = True
@@ -30,14 +34,8 @@ def hiding_elements(document: Document) -> np.ndarray:
         hides[elem] |= value.strip().lower() == "true"
     for elem, style in document.elem_attribute("style").items():
         hides[elem] |= _HIDING_STYLE.search(style) is not None
+    hides.flags.writeable = False
     return hides
-
-
-def attributes_hide(attributes: Mapping[str, str | None]) -> bool:
-    """Whether an element with these attributes hides itself (:func:`hiding_elements` for one element)."""
-    if "hidden" in attributes or (attributes.get("aria-hidden") or "").strip().lower() == "true":
-        return True
-    return _HIDING_STYLE.search(attributes.get("style") or "") is not None
 
 
 def hidden_blocks(document: Document) -> np.ndarray:

@@ -14,7 +14,7 @@ import re
 
 import numpy as np
 
-from service.features.hidden import attributes_hide
+from service.features.hidden import hiding_elements
 from service.parsing.document import Document
 
 # Readability.js (isProbablyReaderable's defaults and REGEXPS.unlikelyCandidates / okMaybeItsACandidate).
@@ -34,19 +34,19 @@ def readable_score(document: Document) -> float:
     """How readerable the page is, in [0, 1]; 1 where Readability.js's isProbablyReaderable says yes."""
     if len(document) == 0:
         return 0.0
-    lengths = np.fromiter((len(t) for t in document.texts), dtype=np.float64, count=len(document))
+    lengths = np.fromiter(map(len, document.texts), dtype=np.float64, count=len(document))
     # a paragraph's characters: its leaves and one space between each two (white space collapsed)
     chars = np.bincount(document.block_paragraph, weights=lengths + 1, minlength=len(document.elem_tag)) - 1
     candidates = np.flatnonzero((chars >= MIN_PARAGRAPH_CHARS) & document.elem_tagged(PARAGRAPH_TAGS))
     if not candidates.size:
         return 0.0
     in_item = document.nearest_marked(document.elem_tagged(frozenset({"li"})))[candidates] >= 0
-    attributes = document.elem_attributes_of(sorted(PARAGRAPH_TAGS))
+    # the id, class and hiding attributes pruning has read already (regions, hidden blocks)
+    classes, ids, hides = document.elem_attribute("class"), document.elem_attribute("id"), hiding_elements(document)
     score = 0.0
     for elem in candidates[~in_item].tolist():
-        own = attributes.get(elem, {})
-        marks = f"{own.get('class') or ''} {own.get('id') or ''}"
-        if (_UNLIKELY.search(marks) and not _MAYBE.search(marks)) or attributes_hide(own):
+        marks = f"{classes.get(elem, '')} {ids.get(elem, '')}"
+        if (_UNLIKELY.search(marks) and not _MAYBE.search(marks)) or hides[elem]:
             continue
         score += float(np.sqrt(chars[elem] - MIN_PARAGRAPH_CHARS))
     return min(1.0, score / READERABLE_SCORE)

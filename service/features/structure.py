@@ -19,7 +19,6 @@ they do.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 import numpy as np
 
@@ -51,21 +50,27 @@ CODE_TAGS = frozenset({"pre", "code"})
 REGION_BITS = {region: 1 << i for i, region in enumerate(REGIONS)}
 
 
+def _bits_by(position: int) -> dict[str, int]:
+    """Region bits by tag (``position`` 0) or by ARIA role (1), from :data:`REGIONS`."""
+    out: dict[str, int] = {}
+    for region, spec in REGIONS.items():
+        for name in spec[position]:
+            out[name] = out.get(name, 0) | REGION_BITS[region]
+    return out
+
+
+_TAG_BITS = _bits_by(0)
+_ROLE_BITS = _bits_by(1)
+
+
 def _own_regions(document: Document) -> np.ndarray:
     """Each element's own region bits: from its tag, its role and its id/class tokens (int64 per element)."""
-    by_tag: dict[str, int] = {}
-    for region, (tags, _, _) in REGIONS.items():
-        for tag in tags:
-            by_tag[tag] = by_tag.get(tag, 0) | REGION_BITS[region]
-    by_path = np.fromiter((by_tag.get(tag, 0) for tag in document.path_tag), dtype=np.int64)
+    by_path = np.array([_TAG_BITS.get(tag, 0) for tag in document.path_tag], dtype=np.int64)
     own = by_path[document.elem_path]
-    for elem, role in document.elem_attribute("role").items():
-        for region, (_, roles, _) in REGIONS.items():
-            if role.strip().lower() in roles:
-                own[elem] |= REGION_BITS[region]
-    ids, classes = document.elem_attribute("id"), document.elem_attribute("class")
-    for elem in ids.keys() | classes.keys():  # only elements with an id or a class can carry a region word
-        own[elem] |= _names_regions(f"{ids.get(elem, '')} {classes.get(elem, '')}")
+    roles = document.elem_attribute("role")
+    own[list(roles)] |= np.array([_ROLE_BITS.get(role.strip().lower(), 0) for role in roles.values()], dtype=np.int64)
+    for name in ("id", "class"):  # a region word never spans the space between the id and the class
+        _add_named_regions(own, document.elem_attribute(name))
     in_code = document.nearest_marked(document.elem_tagged(CODE_TAGS)) >= 0
     own[document.elem_tagged(FRAME_TAGS) | in_code] = 0
     return own
@@ -83,28 +88,63 @@ def _token_pattern() -> re.Pattern[str]:
 
 
 _TOKEN_PATTERN = _token_pattern()
+_WORDS = frozenset(name for _, _, names in REGIONS.values() for name in names)
+# Every match of the pattern starts with one of these: the region words no shorter one is the start of.
+_WORD_STARTS = tuple(sorted(w for w in _WORDS if not any(w != o and w.startswith(o) for o in _WORDS)))
 
 
-@lru_cache(maxsize=1 << 16)
-def _names_regions(names: str) -> int:
-    """The region bits of an element's id and class, read as one string (pages repeat a few often).
+def _add_named_regions(own: np.ndarray, values: dict[int, str]) -> None:
+    """OR into ``own`` the region bits of every element's id (or class) in ``values``.
 
-    White space separates the tokens and is no letter or digit, so matching the whole string finds
-    what matching each token alone would.
+    Each distinct value is read once (a page repeats its classes), and the pattern is tried only where a
+    region word starts, found by ``str.find`` in C over all of them lower-cased as one string, a line
+    apiece: a line break is no letter or digit, so a match lies within one value and is what matching
+    that value alone finds; its offset says whose it is.
     """
-    bits = 0
-    for match in _TOKEN_PATTERN.finditer(names.lower()):
-        bits |= REGION_BITS[match.lastgroup or ""]
-    return bits
+    if not values:
+        return
+    distinct = list(dict.fromkeys(values.values()))
+    pieces, lowered = distinct, "\n".join(distinct).lower()
+    if sum(map(len, distinct)) + len(distinct) != len(lowered) + 1:  # a character lower-cases to two
+        pieces = [value.lower() for value in distinct]
+        lowered = "\n".join(pieces)
+    ends = np.cumsum([len(piece) + 1 for piece in pieces])
+    starts = sorted({at for word in _WORD_STARTS for at in _occurrences(lowered, word)})
+    found = [(at, match.lastgroup or "") for at in starts if (match := _TOKEN_PATTERN.match(lowered, at))]
+    if not found:
+        return
+    owners = np.searchsorted(ends, [at for at, _ in found], side="right").tolist()
+    bits: dict[str, int] = {}
+    for owner, (_, region) in zip(owners, found, strict=True):
+        bits[distinct[owner]] = bits.get(distinct[owner], 0) | REGION_BITS[region]
+    marked = [(elem, value_bits) for elem, value in values.items() if (value_bits := bits.get(value))]
+    # each element is once in ``values``, so a plain indexed OR is right
+    own[[elem for elem, _ in marked]] |= np.array([value_bits for _, value_bits in marked], dtype=np.int64)
+
+
+def _occurrences(text: str, word: str) -> list[int]:
+    """Every offset where ``word`` occurs in ``text``."""
+    found = []
+    at = text.find(word)
+    while at >= 0:
+        found.append(at)
+        at = text.find(word, at + 1)
+    return found
 
 
 def _inherited(document: Document, own: np.ndarray) -> np.ndarray:
-    """OR of ``own`` over every element's ancestors-or-self (parents precede children)."""
-    out = own.tolist()
-    for elem, parent in enumerate(document.elem_parent.tolist()):
-        if parent >= 0:
-            out[elem] |= out[parent]
-    return np.asarray(out, dtype=np.int64)
+    """OR of ``own`` over every element's ancestors-or-self, by pointer doubling (about log2(depth) passes).
+
+    After pass k, ``out[e]`` holds the bits of e and its 2**k - 1 nearest ancestors and ``up[e]`` is
+    its 2**k-th ancestor (``count``, a zero row past the end, above the root).
+    """
+    count = len(own)
+    out = np.append(own, 0)
+    up = np.append(np.where(document.elem_parent < 0, count, document.elem_parent), count)
+    while (up < count).any():
+        out |= out[up]
+        up = up[up]
+    return out[:-1]
 
 
 def leaf_regions(document: Document) -> np.ndarray:

@@ -176,14 +176,7 @@ def doctype_of(doctype: str) -> str:
 
 def _holds_text(document: Document) -> np.ndarray:
     """Whether each element has a text leaf at or below it (bool per element)."""
-    holds = bytearray(len(document.elem_tag))
-    for elem in document.block_elem.tolist():
-        holds[elem] = 1
-    parent = document.elem_parent.tolist()
-    for elem in range(len(holds) - 1, 0, -1):  # children follow their parents in document order
-        if holds[elem]:
-            holds[parent[elem]] = 1
-    return np.frombuffer(bytes(holds), dtype=np.uint8).astype(bool)
+    return document.subtree_sums(np.ones(len(document))) > 0
 
 
 def _prefix_sums(values: np.ndarray) -> np.ndarray:

@@ -3,8 +3,9 @@
 
 The Python walk pays for a ``LexborNode`` object and two property calls per node;
 here a node is a ``lxb_dom_node_t`` pointer and its tag id, type and text are
-struct fields (``cimport``-ed from selectolax's shipped ``lexbor.pxd``, so no
-Lexbor function is called and nothing is linked). Text is still cut with
+struct fields (``cimport``-ed from selectolax's shipped ``lexbor.pxd``; an element's
+id and class attributes, which Lexbor keeps a pointer to, from Lexbor's own
+``element.h``), so no Lexbor function is called and nothing is linked. Text is still cut with
 Python's own ``str`` methods, so white space and printability are decided
 exactly as the Python walk decides them; only all-ASCII white space, the most
 common leaf, is recognised on the bytes. Built only against the selectolax
@@ -16,9 +17,11 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uintptr_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 from selectolax.lexbor cimport (
+    LXB_DOM_NODE_TYPE_ELEMENT,
     LXB_DOM_NODE_TYPE_TEXT,
     LexborHTMLParser,
     LexborNode,
+    lxb_dom_attr_t,
     lxb_dom_character_data_t,
     lxb_dom_node_t,
 )
@@ -34,6 +37,13 @@ cdef extern from *:
     const char *_SELECTOLAX_VERSION "SELECTOLAX_VERSION"
 
 SELECTOLAX_VERSION = _SELECTOLAX_VERSION.decode("ascii")
+
+
+# The two attributes Lexbor keeps a pointer to in every element (selectolax's pxd leaves the struct opaque).
+cdef extern from "lexbor/dom/interfaces/element.h":
+    ctypedef struct _Element "lxb_dom_element_t":
+        lxb_dom_attr_t *attr_id
+        lxb_dom_attr_t *attr_class
 
 # A tag's role, one byte per Lexbor tag id below TABLE_SIZE (every id the walk tells apart is a standard one).
 cdef enum:
@@ -220,11 +230,29 @@ cdef str _strip_newlines(const unsigned char *data, Py_ssize_t length):
     return PyUnicode_DecodeASCII(<const char *> data + start, end - start, NULL)
 
 
+cdef inline str _attr_value(lxb_dom_attr_t *attr):
+    """An attribute's value as ``node.attrs.get`` reads it (invalid UTF-8 replaced), "" where it has none."""
+    if attr.value == NULL or attr.value.data == NULL:
+        return ""
+    return PyUnicode_DecodeUTF8(<const char *> attr.value.data, attr.value.length, "replace")
+
+
+cdef inline void _record_names(lxb_dom_node_t *node, int32_t elem, dict ids, dict classes) except *:
+    """The element's id and class (the Python walk's ``_record_names``)."""
+    if node.type != LXB_DOM_NODE_TYPE_ELEMENT:
+        return
+    cdef _Element *element = <_Element *> node
+    if element.attr_id != NULL:
+        ids[elem] = _attr_value(element.attr_id)
+    if element.attr_class != NULL:
+        classes[elem] = _attr_value(element.attr_class)
+
+
 def walk(LexborNode root):
     """The Python walk's columns for the tree under ``root`` (see ``_Builder.walk``), as one tuple.
 
     (elem_tag, elem_parent, elem_nth, elem_path, elem_address, path_parent, path_tag,
-    texts, block_elem, block_child, block_paragraph, block_flags, kept)
+    texts, block_elem, block_child, block_paragraph, block_flags, kept, elem_ids, elem_classes)
     """
     if not _configured:
         raise RuntimeError("configure() the compiled walk first")
@@ -240,7 +268,7 @@ def walk(LexborNode root):
     cdef Column addresses
     memset(&addresses, 0, sizeof(Column))
     cdef list path_parent = [], path_tag = [], texts = [], elem_tag = [], kept = []
-    cdef dict names = {}
+    cdef dict names = {}, ids = {}, classes = {}
     cdef _Trie trie = _Trie()
     cdef lxb_dom_node_t *node
     cdef lxb_dom_character_data_t *character
@@ -267,6 +295,7 @@ def walk(LexborNode root):
         _push(&elem_nth, 1)
         _push(&elem_path, 0)
         _push(&addresses, <int64_t> <uintptr_t> root.node)
+        _record_names(root.node, 0, ids, classes)
         node = root.node.first_child
         while True:
             while node != NULL:
@@ -385,6 +414,7 @@ def walk(LexborNode root):
                     _push(&elem_nth, elem_index)
                     _push(&elem_path, path)
                     _push(&addresses, <int64_t> <uintptr_t> node)
+                    _record_names(node, elem, ids, classes)
                     if effect & _block_level:
                         paragraph = elem
                 else:
@@ -421,6 +451,8 @@ def walk(LexborNode root):
             _array(&block_paragraph),
             flags_array,
             kept,
+            ids,
+            classes,
         )
     finally:
         free(stack)

@@ -7,7 +7,6 @@ the tree's own methods and imports nothing from selectolax at run time.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -20,6 +19,9 @@ if TYPE_CHECKING:
 
 # Attribute and tag names :meth:`TreeAttributes.named` can put in a CSS selector as they are.
 _ATTRIBUTE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+# Attributes every extraction reads (pruning's roles and hidden subtrees), each on few elements: the first
+# ask for one reads all of them in one pass of the matcher instead of a pass each.
+READ_TOGETHER = ("role", "hidden", "aria-hidden", "style")
 
 
 class TreeAttributes:
@@ -29,12 +31,17 @@ class TreeAttributes:
     """
 
     def __init__(
-        self, tree: LexborHTMLParser, addresses: np.ndarray, kept: list[LexborNode], *, lists_repeat_matches: bool
+        self,
+        tree: LexborHTMLParser,
+        addresses: np.ndarray,
+        kept: list[LexborNode],
+        recorded: dict[str, dict[int, str]] | None = None,
     ) -> None:
         self._tree = tree
         self._addresses = addresses  # int64 by element id
         self._kept = kept  # the walk's <head>, <script>, <time> and <h1> nodes, for :func:`collect_markup`
-        self._lists_repeat_matches = lists_repeat_matches
+        # values read already, by name: by the walk (id, class) or on the first ask for one of READ_TOGETHER
+        self._read: dict[str, dict[int, str]] = recorded or {}
 
     @cached_property
     def _sorted_addresses(self) -> tuple[np.ndarray, np.ndarray]:
@@ -70,37 +77,33 @@ class TreeAttributes:
         return out
 
     def named(self, name: str, tag: str = "") -> dict[int, str]:
+        if not tag and name in READ_TOGETHER and name not in self._read:
+            self._read.update(self._read_together())
+        if not tag and name in self._read:
+            return self._read[name]
         nodes = self._select(name, tag)
         elems, recorded = self._recorded(nodes)
         values = [nodes[i].attrs.get(name) or "" for i in np.flatnonzero(recorded).tolist()]
         return dict(zip(elems.tolist(), values, strict=True))
 
-    def tagged(self, tags: Sequence[str]) -> dict[int, dict[str, str | None]]:
+    def _read_together(self) -> dict[str, dict[int, str]]:
+        """:meth:`named` of each of :data:`READ_TOGETHER`, from one pass (an element matching two comes twice)."""
         root = self._tree.root
-        tags = [tag for tag in tags if _ATTRIBUTE_NAME.fullmatch(tag)]
-        if root is None or not tags:
-            return {}
-        nodes = list(root.css(",".join(tags)))  # an element has one tag: matched once, however the list repeats
+        found: dict[str, dict[int, str]] = {name: {} for name in READ_TOGETHER}
+        if root is None:
+            return found
+        nodes = list(root.css(",".join(f"[{name}]" for name in READ_TOGETHER)))
         elems, recorded = self._recorded(nodes)
-        return {
-            elem: nodes[at].attributes
-            for elem, at in zip(elems.tolist(), np.flatnonzero(recorded).tolist(), strict=True)
-        }
+        # in element order, as a pass per name gives them; an element's attributes dict holds what attrs.get reads
+        for elem, at in sorted(zip(elems.tolist(), np.flatnonzero(recorded).tolist(), strict=True)):
+            attributes = nodes[at].attributes
+            for name in READ_TOGETHER:
+                if name in attributes:
+                    found[name][elem] = attributes[name] or ""
+        return found
 
     def markup(self) -> PageMarkup:
         return collect_markup(self._kept)
 
     def author_marks(self) -> AuthorMarks:
         return collect_author_marks(self._tree.root)
-
-    def counts(self, names: Sequence[str]) -> np.ndarray:
-        root = self._tree.root
-        names = [name for name in names if _ATTRIBUTE_NAME.fullmatch(name)]
-        if root is None or not names:
-            return np.zeros(len(self._addresses), dtype=np.int32)
-        # Lexbor reports an element once per selector of a list it matches, so one pass counts them all.
-        selectors = (
-            [",".join(f"[{name}]" for name in names)] if self._lists_repeat_matches else [f"[{n}]" for n in names]
-        )
-        found = np.concatenate([self._recorded(list(root.css(selector)))[0] for selector in selectors])
-        return np.bincount(found, minlength=len(self._addresses)).astype(np.int32)

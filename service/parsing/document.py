@@ -44,13 +44,6 @@ class AttributeSource(Protocol):
         """The value of attribute ``name`` of every element (every ``tag`` element) that has it, by element id."""
         ...
 
-    def counts(self, names: Sequence[str]) -> np.ndarray:
-        """How many of the attributes ``names`` each element has (int32 by element id; no value is read)."""
-        ...
-
-    def tagged(self, tags: Sequence[str]) -> dict[int, dict[str, str | None]]:
-        """Every attribute of each element whose tag is one of ``tags``, by element id (one pass over the tree)."""
-
     def markup(self) -> PageMarkup:
         """What the page says about itself in <head>, scripts, <time> and <h1>, which the walk does not record."""
         ...
@@ -138,10 +131,6 @@ class Document:
             found = self._named_attributes[(name, tag)] = self.attributes.named(name, tag)
         return found
 
-    def elem_attributes_of(self, tags: Sequence[str]) -> dict[int, dict[str, str | None]]:
-        """Every attribute of the ``tags`` elements: one look at the tree where a few tags need several attributes."""
-        return self.attributes.tagged(tags)
-
     @cached_property
     def markup(self) -> PageMarkup:
         """The page's meta tags, links, JSON-LD, <time>s and <h1>s; read on first use."""
@@ -153,8 +142,15 @@ class Document:
         return self.attributes.author_marks()
 
     def elem_attribute_counts(self, names: Sequence[str]) -> np.ndarray:
-        """How many of the attributes ``names`` each element has: cheaper than their values, where presence counts."""
-        return self.attributes.counts(names)
+        """How many of the attributes ``names`` each element has (int32 per element).
+
+        From :meth:`elem_attribute`'s values, read once per page: the names counted (id, class) are the ones
+        pruning reads anyway, so a second pass of the matcher only to count them would be wasted.
+        """
+        counts = np.zeros(len(self.elem_tag), dtype=np.int32)
+        for name in names:
+            counts[list(self.elem_attribute(name))] += 1  # an element is once among a name's
+        return counts
 
     @cached_property
     def elem_tokens(self) -> list[tuple[str, ...]]:
@@ -182,8 +178,7 @@ class Document:
 
     def elem_tagged(self, tags: AbstractSet[str]) -> np.ndarray:
         """Whether each element's tag is one of ``tags`` (bool per element; decided once per distinct tag path)."""
-        by_path = np.fromiter((tag in tags for tag in self.path_tag), dtype=bool, count=len(self.path_tag))
-        return by_path[self.elem_path]
+        return np.array([tag in tags for tag in self.path_tag], dtype=bool)[self.elem_path]
 
     def nearest_marked(self, marked: np.ndarray) -> np.ndarray:
         """For every element, its nearest ancestor-or-self where ``marked`` (bool per element) holds; -1 if none.
@@ -202,15 +197,32 @@ class Document:
         nearest = jump[:-1]
         return np.where(nearest == count, -1, nearest)
 
+    @cached_property
+    def subtree_ends(self) -> np.ndarray:
+        """One past the last element of each element's subtree (int64): the subtree is ``[e, subtree_ends[e])``.
+
+        Elements are in pre-order, so a subtree is a range; its end is found by following each element's
+        last child down, by pointer doubling.
+        """
+        count = len(self.elem_tag)
+        last = np.arange(count)
+        children = np.flatnonzero(self.elem_parent >= 0)
+        np.maximum.at(last, self.elem_parent[children], children)  # its last child, or itself where it has none
+        while True:
+            further = last[last]
+            if np.array_equal(further, last):
+                return last + 1
+            last = further
+
     def subtree_sums(self, per_leaf: np.ndarray) -> np.ndarray:
-        """Sum of ``per_leaf`` (a value per block) over the leaves at or below each element (float64 per element)."""
-        parents = self.elem_parent.tolist()
-        sums = np.bincount(self.block_elem, weights=per_leaf, minlength=len(parents)).tolist()
-        for elem in range(len(parents) - 1, 0, -1):  # children follow their parents in document order
-            parent = parents[elem]
-            if parent >= 0:
-                sums[parent] += sums[elem]
-        return np.asarray(sums)
+        """Sum of ``per_leaf`` (a value per block) over the leaves at or below each element (float64 per element).
+
+        A difference of prefix sums over each subtree's range: exact for whole numbers (counts, lengths), as
+        every caller's are; other values may differ from a sum in another order in the last bits.
+        """
+        per_elem = np.bincount(self.block_elem, weights=per_leaf, minlength=len(self.elem_tag))
+        prefix = np.concatenate(([0.0], np.cumsum(per_elem)))
+        return prefix[self.subtree_ends] - prefix[:-1]
 
     def blocks_within(self, marked: np.ndarray) -> np.ndarray:
         """Whether each block sits in the subtree of an element where ``marked`` (bool per element) holds."""

@@ -67,12 +67,6 @@ def _lexbor_ids() -> dict[str, int]:
     return ids
 
 
-def _lists_repeat_matches() -> bool:
-    """Whether Lexbor's matcher reports an element once per selector of a list it matches (checked, not assumed)."""
-    return len(LexborHTMLParser("<p id=a class=b>").css("[id],[class]")) == 2
-
-
-_LISTS_REPEAT_MATCHES = _lists_repeat_matches()
 _IDS = _lexbor_ids()
 _TEXT_ID, _BR_ID = _IDS["-text"], _IDS["br"]
 # Skipped subtrees whose node is kept for :func:`collect_markup` (<head>, <script>).
@@ -106,6 +100,8 @@ class Columns(NamedTuple):
     block_paragraph: np.ndarray  # int32
     block_flags: np.ndarray  # uint8, _SPACE_BEFORE | _BREAK_BEFORE | _IN_PRE | _IN_LINK | _FLATTENED
     kept: list[LexborNode]  # the <head>, <script>, <time> and <h1> nodes met, in document order
+    elem_ids: dict[int, str]  # the id attribute of the elements that have one ("" where it has no value)
+    elem_classes: dict[int, str]  # the class attribute, likewise: pruning, texrex and readability read both
 
 
 Walk = Callable[[LexborNode], Columns]
@@ -231,6 +227,9 @@ class _Builder:
         self.block_paragraph: list[int] = []
         self.block_flags: list[int] = []
         self.kept: list[LexborNode] = []  # <head>, <script>, <time> and <h1> nodes, for the page's markup
+        # Every page's id and class are read (regions, texrex, readability): cheaper here than by a matcher pass.
+        self.elem_ids: dict[int, str] = {}
+        self.elem_classes: dict[int, str] = {}
 
     def walk(self, root: LexborNode) -> None:
         """Depth-first over the tree with an explicit stack (no recursion limit).
@@ -253,6 +252,8 @@ class _Builder:
         add_nth(1)
         add_path(0)
         add_address(root.mem_id)
+        self._record_names(0, root)
+        record_names = self._record_names
         elem = path = paragraph = 0
         context = 0  # _IN_LINK | _IN_PRE | _FLATTENED of the open elements
         pending_space = pending_break = False
@@ -316,6 +317,7 @@ class _Builder:
                     add_nth(elem_index)
                     add_path(path)
                     add_address(node.mem_id)
+                    record_names(elem, node)
                     if effect & _BLOCK_LEVEL:
                         paragraph = elem
                 else:
@@ -330,6 +332,15 @@ class _Builder:
                     return
                 children, elem, path, paragraph, context, child_index, elem_index = stack.pop()
                 depth -= 1
+
+    def _record_names(self, elem: int, node: LexborNode) -> None:
+        """The element's id and class, as ``node.attrs.get`` reads them."""
+        attributes = node.attributes
+        if attributes:
+            if "id" in attributes:
+                self.elem_ids[elem] = attributes["id"] or ""
+            if "class" in attributes:
+                self.elem_classes[elem] = attributes["class"] or ""
 
     def columns(self) -> Columns:
         flags = np.fromiter(self.block_flags, dtype=np.uint8, count=len(self.block_flags))
@@ -348,6 +359,8 @@ class _Builder:
             block_paragraph=_int32(self.block_paragraph),
             block_flags=flags,
             kept=self.kept,
+            elem_ids=self.elem_ids,
+            elem_classes=self.elem_classes,
         )
 
 
@@ -360,7 +373,9 @@ def _document(
         elem_parent=columns.elem_parent,
         elem_nth=columns.elem_nth,
         elem_path=columns.elem_path,
-        attributes=TreeAttributes(tree, columns.elem_address, columns.kept, lists_repeat_matches=_LISTS_REPEAT_MATCHES),
+        attributes=TreeAttributes(
+            tree, columns.elem_address, columns.kept, recorded={"id": columns.elem_ids, "class": columns.elem_classes}
+        ),
         path_parent=columns.path_parent,
         path_tag=columns.path_tag,
         texts=columns.texts,

@@ -10,7 +10,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 from selectolax.lexbor import LexborHTMLParser
 
-from service.parsing import lexbor
 from service.parsing.document import Document
 from service.parsing.lexbor import MAX_DEPTH, parse_html
 from service.parsing.nesting import MAX_BLOCK_NESTING, flatten_deep_nesting
@@ -242,10 +241,7 @@ def test_nearest_marked_ancestor_and_ancestors_at() -> None:
     assert doc.ancestors_at(np.array([b]), 10).tolist() == [0]  # the root where there are fewer levels
 
 
-@pytest.mark.parametrize("one_pass", [True, False])
-def test_attribute_counts_per_element(one_pass: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    # one matcher pass for all names where Lexbor reports a match per selector of a list, else a pass per name
-    monkeypatch.setattr(lexbor, "_LISTS_REPEAT_MATCHES", one_pass)
+def test_attribute_counts_per_element() -> None:
     doc = parse_html(
         "<div id=a class=b><p id=c>x</p><p class=d>y</p><p title=e>z</p>"
         "<svg class=f><g id=g></g></svg><span CLASS=''>w</span></div>"
@@ -255,8 +251,3 @@ def test_attribute_counts_per_element(one_pass: bool, monkeypatch: pytest.Monkey
     assert by_tag == {("html", 0), ("body", 0), ("div", 2), ("p", 1), ("p", 0), ("span", 1)}
     assert counts.tolist() == [0, 0, 2, 1, 1, 0, 1]  # the skipped <svg> subtree is not an element here
     assert doc.elem_attribute_counts(["id", "no such name!"]).tolist() == [0, 0, 1, 1, 0, 0, 0]
-
-
-def test_lexbor_reports_a_match_per_selector_of_a_list() -> None:
-    # what the one-pass count relies on when it takes it; a Lexbor that changes falls back to a pass per name
-    assert lexbor._LISTS_REPEAT_MATCHES
