@@ -38,7 +38,6 @@ than 0.006 (they overlap).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -80,42 +79,47 @@ _SENTENCE_END = re.compile(r"[.!?…。](?:\s|$)")
 _NO_MARKER = 2  # an element without a marker of its own
 
 
-@dataclass(frozen=True, slots=True)
-class _Markup:
-    """The element columns the markup seeds read, each looked up once per page, not once per element."""
-
-    tags: list[str]
-    roles: dict[int, str]
-    itemprops: dict[int, str]
-    tokens: list[tuple[str, ...]]
-    names_boilerplate: dict[str, bool]  # token -> whether a part of it names a boilerplate region, filled as met
-
-    @classmethod
-    def of(cls, document: Document) -> _Markup:
-        roles, itemprops = document.elem_attribute("role"), document.elem_attribute("itemprop")
-        return cls(document.elem_tag, roles, itemprops, document.elem_tokens, {})
-
-    def boilerplate_token(self, token: str) -> bool:
-        found = self.names_boilerplate.get(token)
-        if found is None:
-            found = self.names_boilerplate[token] = not BOILERPLATE_TOKEN_PARTS.isdisjoint(_TOKEN_PARTS.split(token))
-        return found
+def _boilerplate_token(token: str, known: dict[str, bool]) -> bool:
+    """Whether a part of ``token`` names a boilerplate region (``known`` caches the answer per token)."""
+    found = known.get(token)
+    if found is None:
+        found = known[token] = not BOILERPLATE_TOKEN_PARTS.isdisjoint(_TOKEN_PARTS.split(token))
+    return found
 
 
-def _own_marker(markup: _Markup, elem: int, inherited: int, small: bool) -> int:
-    """The element's own marker (:data:`CONTENT`, :data:`BOILERPLATE` or ``_NO_MARKER``)."""
-    tag = markup.tags[elem]
-    role = markup.roles.get(elem, "").lower()
-    itemprop = markup.itemprops.get(elem, "").lower()
-    if tag in CONTENT_TAGS or role in CONTENT_ROLES or itemprop in CONTENT_ITEMPROPS:
-        return CONTENT
-    if tag in BOILERPLATE_TAGS or role in BOILERPLATE_ROLES:
-        return BOILERPLATE
-    if (tag in HEADER_TAGS or role in HEADER_ROLES) and inherited != CONTENT:
-        return BOILERPLATE
-    if small and tag not in PAGE_TAGS and any(map(markup.boilerplate_token, markup.tokens[elem])):
-        return BOILERPLATE
-    return _NO_MARKER
+def _attribute_in(document: Document, name: str, values: frozenset[str]) -> np.ndarray:
+    """Whether each element's ``name`` attribute, lower-cased, is one of ``values`` (bool per element)."""
+    mask = np.zeros(len(document.elem_tag), dtype=bool)
+    mask[[elem for elem, value in document.elem_attribute(name).items() if value.lower() in values]] = True
+    return mask
+
+
+def _named_boilerplate(document: Document) -> np.ndarray:
+    """Whether an id/class token of each element names a boilerplate region (bool per element).
+
+    Decided once per distinct set of tokens: a page repeats a few of them on many elements.
+    """
+    tokens = document.elem_tokens
+    known: dict[str, bool] = {}
+    by_set: dict[tuple[str, ...], bool] = {}
+    ids, classes = document.elem_attribute("id"), document.elem_attribute("class")
+    named = []
+    for elem in ids.keys() | classes.keys():
+        own = tokens[elem]
+        verdict = by_set.get(own)
+        if verdict is None:
+            verdict = by_set[own] = any(_boilerplate_token(token, known) for token in own)
+        if verdict:
+            named.append(elem)
+    mask = np.zeros(len(tokens), dtype=bool)
+    mask[named] = True
+    return mask
+
+
+def _markers(document: Document, own: np.ndarray) -> np.ndarray:
+    """Every element's marker: its nearest ancestor-or-self's own marker (``_NO_MARKER`` where none has one)."""
+    nearest = document.nearest_marked(own != _NO_MARKER)
+    return np.where(nearest >= 0, own[nearest], _NO_MARKER).astype(np.int8)
 
 
 def subtree_words(document: Document) -> np.ndarray:
@@ -124,19 +128,35 @@ def subtree_words(document: Document) -> np.ndarray:
 
 
 def markup_seeds(document: Document) -> np.ndarray:
-    """Per block: the class of its nearest marked ancestor, or :data:`UNLABELLED` (int8)."""
-    parents = document.elem_parent.tolist()
-    if not parents:
+    """Per block: the class of its nearest marked ancestor, or :data:`UNLABELLED` (int8).
+
+    An element's own marker, in order of precedence: content (tag, role, itemprop), boilerplate
+    (tag, role), a header outside content, a boilerplate id/class token on an element holding at most
+    :data:`MAX_TOKEN_REGION_SHARE` of the page's words. Whether a header is inside content depends on
+    the headers above it only through that same question, so two passes decide it: the markers with
+    headers unmarked say which headers are outside content, and those are marked for the second.
+    """
+    if not len(document.elem_parent):
         return np.full(len(document), UNLABELLED, dtype=np.int8)
     words = subtree_words(document)
-    small = (words <= MAX_TOKEN_REGION_SHARE * words[0]).tolist()
-    marker = [_NO_MARKER] * len(parents)
-    markup = _Markup.of(document)
-    for elem, parent in enumerate(parents):  # document order: a parent precedes its children
-        inherited = marker[parent] if parent >= 0 else _NO_MARKER
-        own = _own_marker(markup, elem, inherited, small[elem])
-        marker[elem] = own if own != _NO_MARKER else inherited
-    per_block = np.asarray(marker, dtype=np.int8)[document.block_elem]
+    content = (
+        document.elem_tagged(CONTENT_TAGS)
+        | _attribute_in(document, "role", CONTENT_ROLES)
+        | _attribute_in(document, "itemprop", CONTENT_ITEMPROPS)
+    )
+    boilerplate = document.elem_tagged(BOILERPLATE_TAGS) | _attribute_in(document, "role", BOILERPLATE_ROLES)
+    boilerplate &= ~content
+    unmarked = ~content & ~boilerplate
+    header = unmarked & (document.elem_tagged(HEADER_TAGS) | _attribute_in(document, "role", HEADER_ROLES))
+    small = words <= MAX_TOKEN_REGION_SHARE * words[0]
+    named = unmarked & small & ~document.elem_tagged(PAGE_TAGS) & _named_boilerplate(document)
+    own = np.full(len(content), _NO_MARKER, dtype=np.int8)
+    own[named | boilerplate] = BOILERPLATE
+    own[content] = CONTENT
+    inherited = _markers(document, own)[np.maximum(document.elem_parent, 0)]
+    outside_content = header & ((inherited != CONTENT) | (document.elem_parent < 0))
+    own[outside_content] = BOILERPLATE
+    per_block = _markers(document, own)[document.block_elem]
     return np.where(per_block == _NO_MARKER, UNLABELLED, per_block).astype(np.int8)
 
 
