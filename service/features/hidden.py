@@ -14,6 +14,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from service.features.per_document import per_document
 from service.parsing.document import Document
 
 _HIDING_STYLE = re.compile(
@@ -40,6 +41,9 @@ def attributes_hide(attributes: Mapping[str, str | None]) -> bool:
     return _HIDING_STYLE.search(attributes.get("style") or "") is not None
 
 
+@per_document
 def hidden_blocks(document: Document) -> np.ndarray:
-    """Whether each block sits in a hidden subtree (bool per block)."""
-    return document.blocks_within(hiding_elements(document))
+    """Whether each block sits in a hidden subtree (bool per block); once per page (pruning and ``gbt`` read it)."""
+    hidden = document.blocks_within(hiding_elements(document))
+    hidden.flags.writeable = False
+    return hidden
