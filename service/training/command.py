@@ -20,6 +20,7 @@ TRAINERS: dict[str, str] = {
     "bilstm": "service.training.bilstm",
     "svm": "service.training.svm",
     "mlp": "service.training.mlp",
+    "gbt": "service.training.gbt",
     "ensemble": "service.training.ensemble",
     "page_type": "service.training.page_type",
 }
