@@ -18,9 +18,9 @@ neighbour context
     outside the page), their mean over the ``±WINDOW`` leaves around (clipped
     at the page edges) and their page mean.
 
-Yao & Zuo's features (:mod:`service.features.svm`) were measured in the
-union too and left out: without them validation word F1 went 0.858 → 0.860
-and they cost about 9 ms a page (see ``service/training/gbt.py``).
+Yao & Zuo's features (:mod:`service.features.svm`) were in the union at
+first and were left out: no better on validation without them, and about
+9 ms a page dearer (figures in ``service/training/gbt.py``).
 """
 
 from __future__ import annotations
