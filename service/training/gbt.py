@@ -18,7 +18,9 @@ union with Yao & Zuo's 18 features of the leaf and of its paragraph unit
 a page cheaper), so they are out; without texrex of the paragraph unit
 0.855. Settings on the feature set shipped: 200 trees of 31 leaves at a
 learning rate of 0.1 (the default) 0.860, 300 × 15 leaves at 0.05 with
-L2 1.0 0.843, 400 × 31 at 0.05 0.847.
+L2 1.0 0.843, 400 × 31 at 0.05 0.847 (by this trainer, ``--iterations
+400 --learning-rate 0.05 --out SCRATCH``: 0.8544 at threshold 0.15, a
+903 KiB model).
 """
 
 from __future__ import annotations
