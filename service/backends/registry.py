@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from functools import partial
 
-from service.backends import bilstm, boilerpipe, ensemble, grf, mlp, svm
+from service.backends import bilstm, boilerpipe, ensemble, gbt, grf, mlp, svm
 from service.backends.base import Backend
 from service.backends.spec import BackendSpec, BuildContext
 from service.errors import DuplicateBackend, UnknownBackend
@@ -51,7 +51,7 @@ class BackendRegistry:
 
 
 # Every backend this installation ships: a new backend is one module exporting its SPEC and one entry here.
-SPECS: tuple[BackendSpec, ...] = (boilerpipe.SPEC, grf.SPEC, bilstm.SPEC, svm.SPEC, mlp.SPEC, ensemble.SPEC)
+SPECS: tuple[BackendSpec, ...] = (boilerpipe.SPEC, grf.SPEC, bilstm.SPEC, svm.SPEC, mlp.SPEC, gbt.SPEC, ensemble.SPEC)
 
 
 def default_registry(settings: Settings | None = None) -> BackendRegistry:

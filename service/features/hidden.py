@@ -38,6 +38,9 @@ def hiding_elements(document: Document) -> np.ndarray:
     return hides
 
 
+@per_document
 def hidden_blocks(document: Document) -> np.ndarray:
-    """Whether each block sits in a hidden subtree (bool per block)."""
-    return document.blocks_within(hiding_elements(document))
+    """Whether each block sits in a hidden subtree (bool per block); once per page (pruning and ``gbt`` read it)."""
+    hidden = document.blocks_within(hiding_elements(document))
+    hidden.flags.writeable = False
+    return hidden

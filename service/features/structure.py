@@ -22,6 +22,7 @@ import re
 
 import numpy as np
 
+from service.features.per_document import per_document
 from service.parsing.document import Document
 
 # region -> (tags, ARIA roles, id/class words). An id/class token is cut into words at every character
@@ -147,9 +148,15 @@ def _inherited(document: Document, own: np.ndarray) -> np.ndarray:
     return out[:-1]
 
 
+@per_document
 def leaf_regions(document: Document) -> np.ndarray:
-    """The region bits (:data:`REGION_BITS`) each leaf inherits from its ancestors-or-self (int64 per leaf)."""
-    return _inherited(document, _own_regions(document))[document.block_elem]
+    """The region bits (:data:`REGION_BITS`) each leaf inherits from its ancestors-or-self (int64 per leaf).
+
+    Once per page: pruning and the ``gbt`` features both read them.
+    """
+    regions = _inherited(document, _own_regions(document))[document.block_elem]
+    regions.flags.writeable = False
+    return regions
 
 
 def container_link_shares(document: Document, levels: tuple[int, ...]) -> list[np.ndarray]:

@@ -21,6 +21,7 @@ TRAINERS: dict[str, str] = {
     "bilstm_int8": "service.training.bilstm_int8",
     "svm": "service.training.svm",
     "mlp": "service.training.mlp",
+    "gbt": "service.training.gbt",
     "ensemble": "service.training.ensemble",
     "page_type": "service.training.page_type",
 }

@@ -1,0 +1,137 @@
+"""The cheap feature groups in one row per leaf, with neighbour context: the input of the ``gbt`` backend.
+
+The ensemble learns what its members' scores of a block and of its
+neighbours mean; ``gbt`` asks whether one model can learn the same from
+the members' inputs. Per leaf, in column order (:func:`feature_names`):
+
+own groups
+    texrex's 37 (:mod:`service.features.texrex`) of the leaf and of its
+    paragraph unit; BoilerNet's 6 numeric ones
+    (:mod:`service.features.boilernet`, words counted as the shallow
+    features count them); the stack's 7 block signals
+    (:mod:`service.features.stack`); the structure features: the 5 region
+    bits (:mod:`service.features.structure`, which pruning reads too), the
+    link share of the paragraph's container at :data:`LINK_LEVELS`, and
+    whether the leaf is hidden (:mod:`service.features.hidden`).
+neighbour context
+    the :data:`CONTEXT_COLUMNS` of the leaves at :data:`OFFSETS` (:data:`EDGE`
+    outside the page), their mean over the ``±WINDOW`` leaves around (clipped
+    at the page edges) and their page mean.
+
+Yao & Zuo's features (:mod:`service.features.svm`) were in the union at
+first and were left out: no better on validation without them, and about
+9 ms a page dearer (figures in ``service/training/gbt.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from service.features.boilernet import NUMERIC_FEATURES, numeric_features
+from service.features.hidden import hidden_blocks
+from service.features.shallow import leaf_words
+from service.features.stack import BLOCK_SIGNALS, block_signals
+from service.features.structure import REGIONS, container_link_shares, leaf_regions
+from service.features.texrex import FEATURE_NAMES as TEXREX_NAMES
+from service.features.texrex import texrex_features
+from service.features.units import paragraph_units
+from service.parsing.document import Document
+
+SCHEMA_NAME = "combined"
+# Bump when a definition here, or in a group it reads, changes.
+SCHEMA_VERSION = 1
+
+LINK_LEVELS = (0, 1, 2, 3)  # ancestors of the paragraph element whose link share is read
+OFFSETS = (-2, -1, 1, 2)  # neighbours whose context columns are read
+WINDOW = 10  # leaves on each side for the window means
+EDGE = -1.0  # a neighbour outside the page
+
+OWN_NAMES: tuple[str, ...] = (
+    *(f"texrex.{n}" for n in TEXREX_NAMES),
+    *(f"texrex_paragraph.{n}" for n in TEXREX_NAMES),
+    *(f"boilernet.{n}" for n in NUMERIC_FEATURES),
+    *(f"stack.{n}" for n in BLOCK_SIGNALS),
+    *(f"region.{r}" for r in REGIONS),
+    *(f"container_link_share.{level}" for level in LINK_LEVELS),
+    "hidden",
+)
+# Own columns whose neighbours and means are read (chosen on the validation part, see service/training/gbt.py).
+CONTEXT_COLUMNS = (
+    "stack.log_chars",
+    "stack.in_link",
+    "stack.paragraph_link_density",
+    "texrex.markup_share",
+    "texrex.anchors_per_char",
+    "texrex.punctuation_share",
+    "texrex.letter_share",
+    "texrex.sentence_length",
+    "texrex.text_length",
+    "boilernet.sentence_end",
+    "texrex.container_p",
+    "texrex.container_list_item",
+    "texrex.container_heading",
+    "region.nav",
+    "region.aside",
+    "region.footer",
+    "region.comment",
+    "container_link_share.1",
+    "container_link_share.2",
+    "hidden",
+    "stack.depth",
+)
+_CONTEXT_INDEX = np.array([OWN_NAMES.index(name) for name in CONTEXT_COLUMNS], dtype=np.intp)
+_CONTEXT_KINDS = (*(f"neighbour{o:+d}" for o in OFFSETS), f"window{WINDOW}_mean", "page_mean")
+FEATURE_NAMES: tuple[str, ...] = (
+    *OWN_NAMES,
+    *(f"{kind}.{name}" for kind in _CONTEXT_KINDS for name in CONTEXT_COLUMNS),
+)
+N_FEATURES = len(FEATURE_NAMES)
+
+
+def own_features(document: Document) -> np.ndarray:
+    """The own groups of every leaf (leaves × ``len(OWN_NAMES)``, float32)."""
+    n = len(document)
+    if not n:
+        return np.zeros((0, len(OWN_NAMES)), dtype=np.float32)
+    paragraph = paragraph_units(document)
+    regions = leaf_regions(document)
+    parts = [
+        texrex_features(document, np.arange(n, dtype=np.int32)),
+        texrex_features(document, paragraph)[paragraph],
+        numeric_features(document, leaf_words(document).counts),
+        block_signals(document),
+        (regions[:, None] >> np.arange(len(REGIONS))) & 1,
+        np.stack(container_link_shares(document, LINK_LEVELS), axis=1),
+        hidden_blocks(document)[:, None],
+    ]
+    return np.concatenate([np.asarray(p, dtype=np.float32) for p in parts], axis=1)
+
+
+def neighbours(values: np.ndarray, offsets: Sequence[int] = OFFSETS) -> np.ndarray:
+    """``out[i, j·width + c] = values[i + offsets[j], c]``, :data:`EDGE` outside the page."""
+    n, width = values.shape
+    reach = max((abs(o) for o in offsets), default=0)
+    padded = np.full((n + 2 * reach, width), EDGE, dtype=np.float32)
+    padded[reach : reach + n] = values
+    return np.concatenate([padded[reach + o : reach + o + n] for o in offsets], axis=1)
+
+
+def context_features(values: np.ndarray) -> np.ndarray:
+    """Neighbours at :data:`OFFSETS`, the ``±WINDOW`` mean and the page mean of each column of ``values``."""
+    n, width = values.shape
+    sums = np.concatenate((np.zeros((1, width)), np.cumsum(values, axis=0, dtype=np.float64)))
+    index = np.arange(n)
+    low, high = np.maximum(index - WINDOW, 0), np.minimum(index + WINDOW + 1, n)
+    windows = (sums[high] - sums[low]) / np.maximum(high - low, 1)[:, None]
+    page = np.broadcast_to(values.mean(axis=0) if n else np.zeros(width, np.float32), (n, width))
+    return np.concatenate([neighbours(values), windows, page], axis=1).astype(np.float32, copy=False)
+
+
+def combined_features(document: Document, unit_of_leaf: np.ndarray) -> np.ndarray:
+    """The model's input: a row per leaf (``unit_of_leaf`` must be the leaves), :data:`N_FEATURES` columns."""
+    if len(unit_of_leaf) != len(document) or (len(unit_of_leaf) and unit_of_leaf[-1] != len(document) - 1):
+        raise ValueError("the combined features are defined per leaf")
+    own = own_features(document)
+    return np.ascontiguousarray(np.concatenate([own, context_features(own[:, _CONTEXT_INDEX])], axis=1))
