@@ -110,3 +110,25 @@ def feature_model_spec(
         )
 
     return BackendSpec(build, names=(model_name,), requires_model=True)
+
+
+@dataclass(frozen=True)
+class FixedFeatureModel:
+    """A stored model whose features are one function of the page, nothing read from its files (mlp, gbt)."""
+
+    name: str
+    schema: FeatureSchema
+    features: FeatureFunction
+
+    def features_of(self, entry: ModelEntry, paths: dict[str, Path]) -> FeatureFunction:
+        return self.features
+
+    def load(
+        self, store: ModelStore, providers: Sequence[str] = (CPU,), intra_op_threads: int = 1
+    ) -> OnnxFeatureBackend:
+        return OnnxFeatureBackend(
+            store, self.name, self.schema, self.features_of, providers=providers, intra_op_threads=intra_op_threads
+        )
+
+    def spec(self) -> BackendSpec:
+        return feature_model_spec(self.name, self.schema, self.features_of)
