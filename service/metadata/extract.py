@@ -248,11 +248,14 @@ def _canonical(markup: PageMarkup, meta: dict[str, list[str]], base: str) -> str
 
 
 def _absolute(href: str, base: str | None) -> str | None:
-    """``href`` resolved against ``base``; None where it is no http(s) URL."""
+    """``href`` resolved against ``base``; None where it is no http(s) URL (or none urllib can read: "http://[")."""
     if not href:
         return None
-    resolved = urljoin(base, href) if base and not href.startswith(("https://", "http://")) else href
-    return resolved if urlsplit(resolved).scheme in {"http", "https"} else None
+    try:
+        resolved = urljoin(base, href) if base and not href.startswith(("https://", "http://")) else href
+        return resolved if urlsplit(resolved).scheme in {"http", "https"} else None
+    except ValueError:  # an unclosed IPv6 bracket, a bad port: a page's typo must not fail its extraction
+        return None
 
 
 def _tags(meta: dict[str, list[str]], main: dict[str, Any]) -> tuple[str, ...]:
