@@ -128,8 +128,12 @@ def _published(
     modified = iso_day(_ld_text(main, "dateModified")) or _first_day(meta, MODIFIED_META)
     timed = [day for day in (iso_day(dt) for dt, _ in document.markup.times) if day]
     known = {day for day in (published, modified, *timed) if day}
-    shown = published if published in seen.days else next((day for day in seen.days if day in known), None)
-    return shown or published or (timed[0] if timed else None) or url_day(url) or (seen.days[0] if seen.days else None)
+    # the page's dates are read only as far as the question needs (a date that is not known cannot be shown)
+    if published is not None and seen.shows(published):
+        shown: str | None = published
+    else:
+        shown = next((day for day in seen.iter_days() if day in known), None) if known else None
+    return shown or published or (timed[0] if timed else None) or url_day(url) or next(seen.iter_days(), None)
 
 
 def _author(
@@ -244,11 +248,14 @@ def _canonical(markup: PageMarkup, meta: dict[str, list[str]], base: str) -> str
 
 
 def _absolute(href: str, base: str | None) -> str | None:
-    """``href`` resolved against ``base``; None where it is no http(s) URL."""
+    """``href`` resolved against ``base``; None where it is no http(s) URL (or none urllib can read: "http://[")."""
     if not href:
         return None
-    resolved = urljoin(base, href) if base and not href.startswith(("https://", "http://")) else href
-    return resolved if urlsplit(resolved).scheme in {"http", "https"} else None
+    try:
+        resolved = urljoin(base, href) if base and not href.startswith(("https://", "http://")) else href
+        return resolved if urlsplit(resolved).scheme in {"http", "https"} else None
+    except ValueError:  # an unclosed IPv6 bracket, a bad port: a page's typo must not fail its extraction
+        return None
 
 
 def _tags(meta: dict[str, list[str]], main: dict[str, Any]) -> tuple[str, ...]:

@@ -9,6 +9,7 @@ short blocks, with a cheap test before any parse.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import cached_property
 
 from service.metadata.dates import iso_day
@@ -61,11 +62,14 @@ class Visible:
     """Bylines' names and dates as the page shows them, in page order; each found on first use.
 
     Only the first :data:`MAX_SCAN_CHARS` characters of ``lines`` (the page's blocks, one a line)
-    are read: a page shows its byline and date near its title.
+    are read: a page shows its byline and date near its title. Dates are found only as far as a
+    caller reads them (:meth:`iter_days`): most pages' question is settled by the first one or two.
     """
 
     def __init__(self, lines: str) -> None:
         self._lines = "\n" + lines[:MAX_SCAN_CHARS]
+        self._found_days: list[str] = []
+        self._scan: Iterator[str] | None = self._scan_days()
 
     @cached_property
     def names(self) -> tuple[str, ...]:
@@ -79,14 +83,36 @@ class Visible:
                     break
         return tuple(names)
 
-    @cached_property
+    @property
     def days(self) -> tuple[str, ...]:
+        """Every date with a year (up to :data:`MAX_FOUND`), as ISO days."""
+        return tuple(self.iter_days())
+
+    def iter_days(self) -> Iterator[str]:
+        """The dates as ISO days, in page order: those found already, then the scan goes on where it stopped."""
+        index = 0
+        while True:
+            if index < len(self._found_days):
+                yield self._found_days[index]
+                index += 1
+                continue
+            day = next(self._scan, None) if self._scan is not None else None
+            if day is None:
+                self._scan = None
+                return
+            self._found_days.append(day)
+
+    def shows(self, day: str) -> bool:
+        """Whether the page shows ``day`` among its dates."""
+        return any(found == day for found in self.iter_days())
+
+    def _scan_days(self) -> Iterator[str]:
         """Dates with a year, as ISO days: the full date pattern is tried only around a year."""
         lines = self._lines
-        days: list[str] = []
+        found = 0
         searched = 0  # where the date pattern has looked up to: a date is found once
         for count, year in enumerate(_YEAR.finditer(lines)):
-            if count >= MAX_YEARS or len(days) >= MAX_FOUND:
+            if count >= MAX_YEARS or found >= MAX_FOUND:
                 break
             start = max(year.start() - DATE_REACH, searched)
             # "2025-09-04", "04.09.2025": the year may come first, so the window reaches past it too
@@ -95,5 +121,5 @@ class Visible:
                 searched = span.end()
                 day = iso_day(span.group(0))
                 if day:
-                    days.append(day)
-        return tuple(days)
+                    found += 1
+                    yield day

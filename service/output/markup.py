@@ -126,6 +126,8 @@ def write_inline(paragraph: Paragraph, markup: Markup) -> str:
     if paragraph.image is not None:
         return markup.image(paragraph.image)
     verbatim = paragraph.kind == "pre"
+    if paragraph.stop - paragraph.start == 1:  # most paragraphs: one run, no grouping to do
+        return _write_run(paragraph, markup, verbatim=verbatim)
     out: list[str] = []
     for link, link_group in groupby(paragraph.items(), key=_LINK_OF):
         link_runs = list(link_group)
@@ -151,6 +153,18 @@ def write_inline(paragraph: Paragraph, markup: Markup) -> str:
             out[-1] = out[-1][:-1] + "\\!"  # only escaped plain text can end in "!"
         out.append(separator + markup.link(inner, href))
     return "".join(out)
+
+
+def _write_run(paragraph: Paragraph, markup: Markup, *, verbatim: bool) -> str:
+    """:func:`write_inline` of a one-run paragraph: its separator, then its text escaped, styled and linked."""
+    runs, at = paragraph.runs, paragraph.start
+    text, style, link = runs.texts[at], runs.styles[at], runs.links[at]
+    inner = markup.escape(text, style)
+    if style:
+        inner = markup.style(inner, style)
+    href = markup.href(link) if link >= 0 else None
+    separator = markup.separator(runs.separators[at], verbatim=verbatim)
+    return separator + (inner if href is None else markup.link(inner, href))
 
 
 # Markdown escaping: characters that open markup anywhere in a line, and

@@ -276,13 +276,17 @@ def build_tree(
     image_elems = np.fromiter((image.elem for image in images), dtype=np.int64, count=len(images))
     queue = list(zip(images, [info[0] for info in facts.lookup(image_elems)], strict=True))
     placed = 0
+    parent, last_chain = root, _ROOT_INFO[0]
+    # the loop runs once per paragraph: locals only, the images' and the containers' calls only where needed
     for number, (para, (chain, _, leaf, _, _, _)) in enumerate(
         zip(paragraph_elems.tolist(), facts.lookup(paragraph_elems), strict=True)
     ):
-        placed = _place_images(queue, placed, first_blocks[number], runs=runs, nodes=nodes, root=root, tags=tags)
-        parent = _container(chain, nodes, root, tags)
+        if placed < len(queue):
+            placed = _place_images(queue, placed, first_blocks[number], runs=runs, nodes=nodes, root=root, tags=tags)
+        if chain is not last_chain:  # a paragraph mostly shares its predecessor's container (facts pass it on)
+            parent, last_chain = _container(chain, nodes, root, tags), chain
         start, stop = bounds[number], bounds[number + 1]
-        paragraph = Paragraph(leaf, parent.elem == para and parent.kind in bare_kinds, runs, start, stop, elem=para)
+        paragraph = Paragraph(leaf, parent.elem == para and parent.kind in bare_kinds, runs, start, stop, None, para)
         if raw is not None and True in raw[start:stop]:
             _fix_raw_white_space(paragraph, raw)
         parent.children.append(paragraph)

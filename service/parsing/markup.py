@@ -25,7 +25,8 @@ MARKUP_TAGS = frozenset({"head", "script", "time", "h1"})
 _BYLINE_CLASS_WORDS = ("author", "byline", "Author", "username", "postuser", "creator")
 _BYLINE_SELECTOR = '[rel="author"], ' + ", ".join(f'[class*="{word}"]' for word in _BYLINE_CLASS_WORDS)
 _AUTHOR_SELECTOR = '[itemprop="author"], ' + _BYLINE_SELECTOR
-_HEAD_SELECTOR = 'meta[content], link[rel~="canonical" i][href], link[rel~="author" i][href], title, script'
+# (a script without a type is never JSON-LD: the matcher leaves it out)
+_HEAD_SELECTOR = 'meta[content], link[rel~="canonical" i][href], link[rel~="author" i][href], title, script[type]'
 # The attributes that name a <meta>, in the order they are read.
 _META_KEYS = ("property", "name", "itemprop", "http-equiv")
 # Attributes that carry a microdata value instead of the element's text.
@@ -74,28 +75,30 @@ def collect_markup(kept: Iterable[MarkupNode]) -> PageMarkup:
     times: list[tuple[str, str]] = []
     headings: list[str] = []
     title = ""
-    for node in kept:
-        tag, attrs = node.tag, node.attributes
+    for node in kept:  # attributes read only where they are used: a dict is built per read
+        tag = node.tag
         if tag == "head":  # one matcher pass over the head, its nodes told apart by tag
             for child in node.css(_HEAD_SELECTOR):
-                child_tag, child_attrs = child.tag, child.attributes
+                child_tag = child.tag
                 if child_tag == "meta":
-                    key = next((child_attrs[a] for a in _META_KEYS if child_attrs.get(a)), "")
+                    child_attrs = child.attributes
+                    key = _meta_key(child_attrs)
                     content = _clean(child_attrs.get("content"))
                     if key and content:
                         meta.append((key.strip().lower(), content))
                 elif child_tag == "link":
+                    child_attrs = child.attributes
                     rel, href = child_attrs.get("rel") or "", child_attrs.get("href") or ""
                     links.append((rel.strip().lower(), href.strip()))
                 elif child_tag == "title":
                     title = title or _clean(child.text())
-                elif _is_json_ld(child_attrs):
+                elif _is_json_ld(child.attributes):
                     json_ld.append(child.text())
         elif tag == "script":
-            if _is_json_ld(attrs):
+            if _is_json_ld(node.attributes):
                 json_ld.append(node.text())
         elif tag == "time" and len(times) < MAX_ITEMS:
-            times.append((_clean(attrs.get("datetime")), _clean(node.text())))
+            times.append((_clean(node.attributes.get("datetime")), _clean(node.text())))
         elif tag == "h1" and len(headings) < MAX_ITEMS:
             text = _clean(node.text())
             if text:
@@ -104,6 +107,12 @@ def collect_markup(kept: Iterable[MarkupNode]) -> PageMarkup:
         title=title, meta=tuple(meta), links=tuple(links), json_ld=tuple(json_ld), times=tuple(times),
         headings=tuple(headings),
     )  # fmt: skip
+
+
+def _meta_key(attrs: dict[str, str | None]) -> str | None:
+    """The first of :data:`_META_KEYS` a <meta> has a value for (an ``or`` chain: no generator per tag)."""
+    property_, name, itemprop, http_equiv = _META_KEYS
+    return attrs.get(property_) or attrs.get(name) or attrs.get(itemprop) or attrs.get(http_equiv)
 
 
 def _is_json_ld(attrs: dict[str, str | None]) -> bool:

@@ -234,6 +234,13 @@ _JSON = st.recursive(
 )
 
 
+@pytest.mark.parametrize("url", ["http://[", "https://[::1/a.png", "//[::1"])
+def test_a_url_urllib_cannot_read_is_no_image_not_an_error(url: str) -> None:
+    found = metadata_of(page(f'<meta property="og:image" content="{url}"><link rel="canonical" href="{url}">'))
+    assert found.image is None
+    assert found.canonical_url is None
+
+
 @settings(max_examples=200, deadline=None)
 @given(data=_JSON, meta=st.text(max_size=40))
 def test_any_json_ld_and_meta_content_gives_metadata_not_an_error(data: object, meta: str) -> None:
