@@ -122,7 +122,7 @@ def block_signals(document: Document) -> np.ndarray:
     chars = np.fromiter(map(len, document.texts), dtype=np.float64, count=n)
     in_link = np.asarray(document.block_in_link, dtype=bool)
     link_chars = chars * in_link
-    _, paragraph = np.unique(document.block_paragraph, return_inverse=True)
+    paragraph = document.block_paragraph + 1  # sums by element (-1: none), each in the leaves' order
     paragraph_chars = np.bincount(paragraph, weights=chars)
     paragraph_link = np.bincount(paragraph, weights=link_chars)
     density = paragraph_link[paragraph] / np.maximum(paragraph_chars[paragraph], 1.0)
