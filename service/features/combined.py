@@ -90,16 +90,13 @@ N_FEATURES = len(FEATURE_NAMES)
 
 
 _OWN_WIDTH = len(OWN_NAMES)
-_CONTEXT_WIDTH = len(CONTEXT_COLUMNS)
 
 
-def own_features(document: Document, out: np.ndarray | None = None) -> np.ndarray:
-    """The own groups of every leaf (leaves × ``len(OWN_NAMES)``, float32), written into ``out`` when given."""
+def own_features(document: Document, out: np.ndarray) -> None:
+    """Write the own groups of every leaf into ``out`` (leaves × ``len(OWN_NAMES)``, float32)."""
     n = len(document)
-    if out is None:
-        out = np.empty((n, _OWN_WIDTH), dtype=np.float32)
     if not n:
-        return out
+        return
     paragraph = paragraph_units(document)
     regions = leaf_regions(document)
     parts = (
@@ -112,48 +109,41 @@ def own_features(document: Document, out: np.ndarray | None = None) -> np.ndarra
         hidden_blocks(document)[:, None],
     )
     column = 0
-    for part in parts:  # each cast to float32 as it is copied in
+    for part in parts:  # each cast to float32 as it is copied in, as astype would
         out[:, column : column + part.shape[1]] = part
         column += part.shape[1]
-    return out
 
 
-def neighbours(values: np.ndarray, offsets: Sequence[int] = OFFSETS, out: np.ndarray | None = None) -> np.ndarray:
-    """``out[i, j·width + c] = values[i + offsets[j], c]``, :data:`EDGE` outside the page."""
+def neighbours(values: np.ndarray, out: np.ndarray, offsets: Sequence[int] = OFFSETS) -> None:
+    """Write ``out[i, j·width + c] = values[i + offsets[j], c]``, :data:`EDGE` outside the page."""
     n, width = values.shape
-    if out is None:
-        out = np.empty((n, width * len(offsets)), dtype=np.float32)
     for j, offset in enumerate(offsets):
         block = out[:, j * width : (j + 1) * width]
         low, high = max(-offset, 0), min(n - offset, n)  # the rows whose neighbour is on the page
         block[: min(low, n)] = block[max(high, 0) :] = EDGE
         if low < high:
             block[low:high] = values[low + offset : high + offset]
-    return out
 
 
-def context_features(values: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    """Neighbours at :data:`OFFSETS`, the ``±WINDOW`` mean and the page mean of each column of ``values``."""
+def context_features(values: np.ndarray, out: np.ndarray) -> None:
+    """Write the neighbours at :data:`OFFSETS`, the ``±WINDOW`` mean and the page mean of each column of ``values``."""
     n, width = values.shape
-    if out is None:
-        out = np.empty((n, width * (len(OFFSETS) + 2)), dtype=np.float32)
-    neighbours(values, OFFSETS, out[:, : width * len(OFFSETS)])
+    neighbours(values, out[:, : width * len(OFFSETS)])
     sums = np.concatenate((np.zeros((1, width)), np.cumsum(values, axis=0, dtype=np.float64)))
     index = np.arange(n)
     low, high = np.maximum(index - WINDOW, 0), np.minimum(index + WINDOW + 1, n)
     out[:, -2 * width : -width] = (sums[high] - sums[low]) / np.maximum(high - low, 1)[:, None]
     out[:, -width:] = values.mean(axis=0) if n else 0
-    return out
 
 
 def combined_features(document: Document, unit_of_leaf: np.ndarray) -> np.ndarray:
     """The model's input: a row per leaf (``unit_of_leaf`` must be the leaves), :data:`N_FEATURES` columns.
 
-    Every group is written into one float32 matrix, with no intermediate copy of it.
+    Every group is written straight into one float32 matrix: no intermediate copy of it.
     """
     if len(unit_of_leaf) != len(document) or (len(unit_of_leaf) and unit_of_leaf[-1] != len(document) - 1):
         raise ValueError("the combined features are defined per leaf")
     out = np.empty((len(document), N_FEATURES), dtype=np.float32)
-    own = own_features(document, out[:, :_OWN_WIDTH])
-    context_features(own[:, _CONTEXT_INDEX], out[:, _OWN_WIDTH:])
+    own_features(document, out[:, :_OWN_WIDTH])
+    context_features(out[:, _CONTEXT_INDEX], out[:, _OWN_WIDTH:])
     return out
