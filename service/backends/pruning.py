@@ -37,14 +37,14 @@ import numpy as np
 from service.backends.base import BlockLabels
 from service.backends.coherence import leaf_weights
 from service.features.hidden import hidden_blocks
-from service.features.structure import REGION_BITS, container_link_shares, leaf_regions
+from service.features.structure import LINK_LEVELS, REGION_BITS, container_link_shares, leaf_regions
 from service.parsing.document import Document
 
 MIN_CHARS_BESIDE_COMMENTS = 2500  # kept text outside the comments that makes them an article's thread
 MIN_CHARS_BESIDE_COMMENTS_NOT_FORUM = 300  # the same where the page-type model says the page is not a forum
 LINK_DENSITY_MIN = 0.5  # a paragraph's parent with more link text than this is a link list
 LINK_LIST_SHARE_MAX = 0.35  # link lists above this share of the kept text: the links are the page
-LINK_LEVEL = 1  # which ancestor of the paragraph element is read for link density
+LINK_LEVEL = 1  # which ancestor of the paragraph element is read for link density (one of LINK_LEVELS)
 FURNITURE = ("nav", "aside", "footer", "form")  # regions of features/structure.REGIONS, plus hidden subtrees
 FURNITURE_SHARE_MAX = 0.4  # a kind of furniture above this share of the kept text is the page's content
 
@@ -68,7 +68,7 @@ def prune_boilerplate(
         chosen = candidates & keep
         return chosen if float(weights[chosen].sum()) <= share_max * kept_weight else np.zeros_like(keep)
 
-    (link_share,) = container_link_shares(document, (LINK_LEVEL,))
+    link_share = container_link_shares(document)[:, LINK_LEVELS.index(LINK_LEVEL)]
     dropped = minority(link_share > LINK_DENSITY_MIN, LINK_LIST_SHARE_MAX)
     for region in FURNITURE:
         dropped |= minority((regions & REGION_BITS[region]) != 0, FURNITURE_SHARE_MAX)

@@ -33,7 +33,7 @@ from service.features.boilernet import NUMERIC_FEATURES, numeric_features
 from service.features.hidden import hidden_blocks
 from service.features.shallow import leaf_words
 from service.features.stack import BLOCK_SIGNALS, block_signals
-from service.features.structure import REGIONS, container_link_shares, leaf_regions
+from service.features.structure import LINK_LEVELS, REGIONS, container_link_shares, leaf_regions
 from service.features.texrex import FEATURE_NAMES as TEXREX_NAMES
 from service.features.texrex import texrex_features
 from service.features.units import paragraph_units
@@ -43,7 +43,6 @@ SCHEMA_NAME = "combined"
 # Bump when a definition here, or in a group it reads, changes.
 SCHEMA_VERSION = 1
 
-LINK_LEVELS = (0, 1, 2, 3)  # ancestors of the paragraph element whose link share is read
 OFFSETS = (-2, -1, 1, 2)  # neighbours whose context columns are read
 WINDOW = 10  # leaves on each side for the window means
 EDGE = -1.0  # a neighbour outside the page
@@ -90,48 +89,61 @@ FEATURE_NAMES: tuple[str, ...] = (
 N_FEATURES = len(FEATURE_NAMES)
 
 
-def own_features(document: Document) -> np.ndarray:
-    """The own groups of every leaf (leaves × ``len(OWN_NAMES)``, float32)."""
+_OWN_WIDTH = len(OWN_NAMES)
+
+
+def own_features(document: Document, out: np.ndarray) -> None:
+    """Write the own groups of every leaf into ``out`` (leaves × ``len(OWN_NAMES)``, float32)."""
     n = len(document)
     if not n:
-        return np.zeros((0, len(OWN_NAMES)), dtype=np.float32)
+        return
     paragraph = paragraph_units(document)
     regions = leaf_regions(document)
-    parts = [
+    parts = (
         texrex_features(document, np.arange(n, dtype=np.int32)),
         texrex_features(document, paragraph)[paragraph],
         numeric_features(document, leaf_words(document).counts),
         block_signals(document),
         (regions[:, None] >> np.arange(len(REGIONS))) & 1,
-        np.stack(container_link_shares(document, LINK_LEVELS), axis=1),
+        container_link_shares(document),
         hidden_blocks(document)[:, None],
-    ]
-    return np.concatenate([np.asarray(p, dtype=np.float32) for p in parts], axis=1)
+    )
+    column = 0
+    for part in parts:  # each cast to float32 as it is copied in, as astype would
+        out[:, column : column + part.shape[1]] = part
+        column += part.shape[1]
 
 
-def neighbours(values: np.ndarray, offsets: Sequence[int] = OFFSETS) -> np.ndarray:
-    """``out[i, j·width + c] = values[i + offsets[j], c]``, :data:`EDGE` outside the page."""
+def neighbours(values: np.ndarray, out: np.ndarray, offsets: Sequence[int] = OFFSETS) -> None:
+    """Write ``out[i, j·width + c] = values[i + offsets[j], c]``, :data:`EDGE` outside the page."""
     n, width = values.shape
-    reach = max((abs(o) for o in offsets), default=0)
-    padded = np.full((n + 2 * reach, width), EDGE, dtype=np.float32)
-    padded[reach : reach + n] = values
-    return np.concatenate([padded[reach + o : reach + o + n] for o in offsets], axis=1)
+    for j, offset in enumerate(offsets):
+        block = out[:, j * width : (j + 1) * width]
+        low, high = max(-offset, 0), min(n - offset, n)  # the rows whose neighbour is on the page
+        block[: min(low, n)] = block[max(high, 0) :] = EDGE
+        if low < high:
+            block[low:high] = values[low + offset : high + offset]
 
 
-def context_features(values: np.ndarray) -> np.ndarray:
-    """Neighbours at :data:`OFFSETS`, the ``±WINDOW`` mean and the page mean of each column of ``values``."""
+def context_features(values: np.ndarray, out: np.ndarray) -> None:
+    """Write the neighbours at :data:`OFFSETS`, the ``±WINDOW`` mean and the page mean of each column of ``values``."""
     n, width = values.shape
+    neighbours(values, out[:, : width * len(OFFSETS)])
     sums = np.concatenate((np.zeros((1, width)), np.cumsum(values, axis=0, dtype=np.float64)))
     index = np.arange(n)
     low, high = np.maximum(index - WINDOW, 0), np.minimum(index + WINDOW + 1, n)
-    windows = (sums[high] - sums[low]) / np.maximum(high - low, 1)[:, None]
-    page = np.broadcast_to(values.mean(axis=0) if n else np.zeros(width, np.float32), (n, width))
-    return np.concatenate([neighbours(values), windows, page], axis=1).astype(np.float32, copy=False)
+    out[:, -2 * width : -width] = (sums[high] - sums[low]) / np.maximum(high - low, 1)[:, None]
+    out[:, -width:] = values.mean(axis=0) if n else 0
 
 
 def combined_features(document: Document, unit_of_leaf: np.ndarray) -> np.ndarray:
-    """The model's input: a row per leaf (``unit_of_leaf`` must be the leaves), :data:`N_FEATURES` columns."""
+    """The model's input: a row per leaf (``unit_of_leaf`` must be the leaves), :data:`N_FEATURES` columns.
+
+    Every group is written straight into one float32 matrix: no intermediate copy of it.
+    """
     if len(unit_of_leaf) != len(document) or (len(unit_of_leaf) and unit_of_leaf[-1] != len(document) - 1):
         raise ValueError("the combined features are defined per leaf")
-    own = own_features(document)
-    return np.ascontiguousarray(np.concatenate([own, context_features(own[:, _CONTEXT_INDEX])], axis=1))
+    out = np.empty((len(document), N_FEATURES), dtype=np.float32)
+    own_features(document, out[:, :_OWN_WIDTH])
+    context_features(out[:, _CONTEXT_INDEX], out[:, _OWN_WIDTH:])
+    return out

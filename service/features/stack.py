@@ -116,17 +116,32 @@ def window_means(scores: np.ndarray, context: int) -> np.ndarray:
     return ((sums[high] - sums[low]) / np.maximum(high - low, 1)).astype(np.float32)
 
 
+def _path_depths(document: Document) -> np.ndarray:
+    """Tags on every tag path (float64), by pointer jumping over the path parents: no tuple per path.
+
+    Invariant: ``depth[p]`` counts the paths from p up to, not including, ``up[p]``.
+    """
+    up = np.asarray(document.path_parent, dtype=np.intp)
+    depth = np.ones(len(up))
+    live = up >= 0
+    while live.any():
+        depth[live] += depth[up[live]]
+        up = np.where(live, up[np.maximum(up, 0)], -1)
+        live = up >= 0
+    return depth
+
+
 def block_signals(document: Document) -> np.ndarray:
     """The :data:`BLOCK_SIGNALS` columns of every block (blocks × 7, float32)."""
     n = len(document)
     chars = np.fromiter(map(len, document.texts), dtype=np.float64, count=n)
     in_link = np.asarray(document.block_in_link, dtype=bool)
     link_chars = chars * in_link
-    _, paragraph = np.unique(document.block_paragraph, return_inverse=True)
+    paragraph = document.block_paragraph + 1  # sums by element (-1: none), each in the leaves' order
     paragraph_chars = np.bincount(paragraph, weights=chars)
     paragraph_link = np.bincount(paragraph, weights=link_chars)
     density = paragraph_link[paragraph] / np.maximum(paragraph_chars[paragraph], 1.0)
-    depth_of_path = np.fromiter(map(len, document.paths), dtype=np.float64, count=len(document.path_tag))
+    depth_of_path = _path_depths(document)
     total = chars.sum()
     columns = (
         np.arange(n) / max(n - 1, 1),

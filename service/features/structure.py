@@ -49,6 +49,7 @@ FRAME_TAGS = frozenset({"html", "body", "main"})
 # the code's own parts, not the page's regions.
 CODE_TAGS = frozenset({"pre", "code"})
 REGION_BITS = {region: 1 << i for i, region in enumerate(REGIONS)}
+LINK_LEVELS = (0, 1, 2, 3)  # ancestors of a leaf's paragraph element whose link share is read
 
 
 def _bits_by(position: int) -> dict[str, int]:
@@ -159,13 +160,18 @@ def leaf_regions(document: Document) -> np.ndarray:
     return regions
 
 
-def container_link_shares(document: Document, levels: tuple[int, ...]) -> list[np.ndarray]:
-    """For each level, the link-text share of the element that many steps above each leaf's paragraph."""
+@per_document
+def container_link_shares(document: Document) -> np.ndarray:
+    """The link-text share of the element :data:`LINK_LEVELS` steps above each leaf's paragraph (leaves × levels).
+
+    Once per page (float64, read-only): pruning reads level 1, the ``gbt`` features every level.
+    """
     chars = np.fromiter(map(len, document.texts), dtype=np.float64, count=len(document))
     total = document.subtree_sums(chars)
     linked = document.subtree_sums(chars * document.block_in_link)
-    shares = []
-    for level in levels:
+    shares = np.empty((len(document), len(LINK_LEVELS)))
+    for column, level in enumerate(LINK_LEVELS):
         above = document.ancestors_at(document.block_paragraph, level)
-        shares.append(linked[above] / np.maximum(total[above], 1.0))
+        shares[:, column] = linked[above] / np.maximum(total[above], 1.0)
+    shares.flags.writeable = False
     return shares

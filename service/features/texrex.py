@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from service.features.per_document import per_document
 from service.features.text_stats import COUNTS, EVENTS, PUNCTUATION, joined_text
 from service.features.units import count_units, first_leaves
 from service.parsing.document import BLOCK_LEVEL_TAGS, Document
@@ -195,19 +196,13 @@ def _charged_to_leaves(document: Document, per_element: np.ndarray) -> np.ndarra
     return totals[1:] - totals[:-1]
 
 
-def texrex_features(document: Document, unit_of_leaf: np.ndarray) -> np.ndarray:
-    """The :data:`FEATURE_NAMES` of every unit, a float32 matrix (units × 37), each in [0, 1].
+@per_document
+def _per_leaf(document: Document) -> tuple[np.ndarray, np.ndarray]:
+    """Every element's packed tag facts and every leaf's :data:`_COUNTS`, read-only.
 
-    ``unit_of_leaf`` numbers units 0, 1, ... in document order, each unit's
-    leaves consecutive (:func:`~service.features.units.paragraph_units`,
-    :func:`~service.features.units.leaf_units`).
+    Once per page: ``gbt`` reads the features of the leaves and of the paragraph
+    units, both sums of these per-leaf counts.
     """
-    n_leaves = len(document)
-    n_units = count_units(unit_of_leaf)
-    if not n_units:
-        return np.zeros((0, N_FEATURES), dtype=np.float32)
-
-    # -- per element, then charged to the leaf that follows -----------------
     info = np.array([_TAG_INFO[tag] for tag in document.path_tag], dtype=np.int32)[document.elem_path]
     attributes = document.elem_attribute_counts(COUNTED_ATTRIBUTES)
     markup = 2 * (info >> _TAG_LENGTH_SHIFT) + TAG_OVERHEAD_BYTES + ATTRIBUTE_BYTES * attributes
@@ -220,6 +215,24 @@ def texrex_features(document: Document, unit_of_leaf: np.ndarray) -> np.ndarray:
     per_leaf = np.concatenate(
         [charged, text.counts, text.events, text.chars[:, None], text.lengths[:, None]], axis=1, dtype=np.float64
     )  # columns in _COUNTS order
+    info.flags.writeable = per_leaf.flags.writeable = False
+    return info, per_leaf
+
+
+def texrex_features(document: Document, unit_of_leaf: np.ndarray) -> np.ndarray:
+    """The :data:`FEATURE_NAMES` of every unit, a float32 matrix (units × 37), each in [0, 1].
+
+    ``unit_of_leaf`` numbers units 0, 1, ... in document order, each unit's
+    leaves consecutive (:func:`~service.features.units.paragraph_units`,
+    :func:`~service.features.units.leaf_units`).
+    """
+    n_leaves = len(document)
+    n_units = count_units(unit_of_leaf)
+    if not n_units:
+        return np.zeros((0, N_FEATURES), dtype=np.float32)
+
+    info, per_leaf = _per_leaf(document)
+    text = joined_text(document)
 
     # -- per unit ------------------------------------------------------------
     if n_units == n_leaves:

@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, cached_property
 
 import numpy as np
@@ -164,6 +164,7 @@ class JoinedText:
     starts: np.ndarray  # int64, index of every leaf's first code unit
     lengths: np.ndarray  # int64, code units of every (counted) leaf; a character beyond U+FFFF is two
     chars: np.ndarray  # int64, characters of every leaf (``len``), all of them counted or not
+    nul_replaced: bool = False  # a leaf held a NUL, read here as a space
 
     @classmethod
     def of(cls, texts: list[str]) -> JoinedText:
@@ -173,7 +174,7 @@ class JoinedText:
             texts = [text[:MAX_COUNTED_CHARS] for text in texts]
         joined = SEPARATOR + SEPARATOR.join(texts) + SEPARATOR * _LOOKAHEAD
         if joined.count(SEPARATOR) != max(len(texts), 1) + _LOOKAHEAD:  # a NUL in a text (the parser drops them)
-            return cls.of([text.replace(SEPARATOR, " ") for text in texts])
+            return replace(cls.of([text.replace(SEPARATOR, " ") for text in texts]), nul_replaced=True)
         units = _utf16(joined)
         if len(units) == len(joined):  # one code unit per character: the leaves start where their lengths say
             starts = np.cumsum(counted + 1) - counted

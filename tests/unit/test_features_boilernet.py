@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +19,7 @@ from service.features.boilernet import (
     BlockEncoder,
     Vocabulary,
     build_vocabulary,
+    numeric_features,
 )
 from service.models.store import ModelError, ModelStore
 from service.parsing.lexbor import parse_html
@@ -145,3 +147,24 @@ def test_a_class_token_model_is_served_with_its_class_columns(tmp_path: Path) ->
 def test_a_class_token_vocabulary_without_the_manifest_flag_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ModelError, match="class tokens"):
         BilstmBackend(store_with_class_tokens(tmp_path, class_tokens=0))
+
+
+# Leaves that end like a sentence (with a closer or without), or nearly; symbols, an underscore, non-Latin
+# punctuation, one-character leaves and a character beyond U+FFFF (such leaves are read by the regexes).
+ENDINGS_PAGE = """<html><body><p>He said "yes."</p><p>(see above)</p><p>Listed:</p><p>a_b c</p><p>.</p>
+<p>)</p><p>Wow!!</p><pre>code;
+</pre><pre>done.)
+</pre><pre>two breaks.
+
+</pre><p>naïve — «quoted»… ¿qué? 3.14 © | ~</p><p>emoji 😀 here!</p><p>😀</p><p>It's [sic]</p></body></html>"""
+
+
+def test_numeric_punctuation_and_sentence_ends_are_what_the_regexes_say() -> None:
+    document = parse_html(ENDINGS_PAGE)
+    texts = document.texts
+    rows = numeric_features(document, np.ones(len(texts)))
+    symbols = np.array([len(re.findall(r"[^\w\s]", t)) / max(len(t), 1) for t in texts], dtype=np.float32)
+    ends = [re.search(r"[.!?…:]['\")\]]?$", t) is not None for t in texts]
+    assert sum(ends) >= 6 and not all(ends)  # the page has both kinds
+    np.testing.assert_array_equal(rows[:, NUMERIC_FEATURES.index("punctuation_share")], symbols)
+    np.testing.assert_array_equal(rows[:, NUMERIC_FEATURES.index("sentence_end")], np.array(ends, dtype=np.float32))

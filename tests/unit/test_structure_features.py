@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.features.structure import REGION_BITS, container_link_shares, leaf_regions
+from service.features.structure import LINK_LEVELS, REGION_BITS, container_link_shares, leaf_regions
 from service.parsing.document import Document
 from service.parsing.lexbor import parse_html
 
@@ -60,7 +60,8 @@ def test_a_highlighters_classes_inside_code_name_no_region() -> None:
 
 def test_link_share_of_the_containers() -> None:
     document = parse_html(PAGE)
-    one, two = container_link_shares(document, (1, 2))
+    shares = container_link_shares(document)
+    one, two = shares[:, LINK_LEVELS.index(1)], shares[:, LINK_LEVELS.index(2)]
     share = dict(zip(document.texts, one.tolist(), strict=True))
     assert share["One"] == 1.0  # the list holds links only
     assert 0.0 < share["Ann"] < 0.5  # the article div: one short link among words
@@ -70,4 +71,4 @@ def test_link_share_of_the_containers() -> None:
 def test_an_empty_page_has_no_rows() -> None:
     document = parse_html("")
     assert leaf_regions(document).shape == (0,)
-    assert container_link_shares(document, (1,))[0].shape == (0,)
+    assert container_link_shares(document).shape == (0, len(LINK_LEVELS))
