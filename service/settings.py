@@ -19,7 +19,8 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from service.parsing.budget import DEFAULT_MAX_ATTRIBUTE_NAMES, DEFAULT_MAX_ELEMENTS, PageBudget
 from service.paths import MODEL_STORE
 
-# The best word F1 at five times trafilatura's speed or more on one core over the dev pages (README "Which backend"): gbt.
+# The best word F1 at five times trafilatura's speed or more on one core, over the dev pages
+# (README "Which backend"): gbt.
 # The GPU deployments set EXTRACT_DEFAULT_BACKEND=bilstm, where the BiLSTM is micro-batched on the device.
 DEFAULT_BACKEND = "gbt"
 
