@@ -7,9 +7,7 @@ import argparse
 import numpy as np
 import pytest
 
-from service import extract
 from service.backends.gbt import load_gbt
-from service.backends.registry import default_registry
 from service.features.combined import (
     CONTEXT_COLUMNS,
     EDGE,
@@ -24,8 +22,8 @@ from service.features.units import paragraph_units
 from service.models.store import ModelStore
 from service.parsing.lexbor import parse_html
 from service.paths import MODEL_STORE
-from service.settings import Settings
 
+from support.feature_models import assert_served_and_extracts, fit_and_check_parity
 from support.paths import FIXTURES_DIR
 
 ARTICLE = FIXTURES_DIR / "article.html"
@@ -90,24 +88,10 @@ def test_golden_scores_of_the_committed_model(article):
 
 
 def test_the_registry_serves_it_and_the_pipeline_extracts_with_it():
-    backend = default_registry(Settings(model_store_dir=MODEL_STORE)).get("gbt")
-    assert (backend.name, backend.kind) == ("gbt", "onnx")
-    assert backend.version == ModelStore(MODEL_STORE).entry("gbt").version
-    extraction = extract(ARTICLE.read_bytes(), backend="gbt")
-    assert "the sleeper train looked like a relic" in extraction.text
-    assert "Share on Facebook" not in extraction.text
+    assert_served_and_extracts("gbt", ARTICLE)
 
 
 def test_the_trainer_fits_and_exports_with_parity():
-    pytest.importorskip("sklearn")
-    pytest.importorskip("skl2onnx")
-    from service.training.gbt import RECIPE  # noqa: PLC0415
-    from service.training.sklearn_export import check_parity, to_onnx  # noqa: PLC0415
-
-    rng = np.random.default_rng(1)
-    features = rng.random((600, N_FEATURES)).astype(np.float32)
-    labels = features[:, 0] + features[:, 20] > 1
     args = argparse.Namespace(iterations=20, learning_rate=0.1, leaves=7, seed=1)
-    model, converters, config = RECIPE.fit(features, labels, args)
+    config = fit_and_check_parity("gbt", N_FEATURES, args)
     assert (config["max_iter"], config["max_leaf_nodes"]) == (20, 7)
-    assert check_parity(model, to_onnx(model, N_FEATURES, "gbt", converters).data, features) < 1e-5

@@ -5,17 +5,14 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
-import pytest
 
-from service import extract
 from service.backends.mlp import load_mlp
-from service.backends.registry import default_registry
 from service.features.texrex import N_FEATURES
 from service.models.store import ModelStore
 from service.parsing.lexbor import parse_html
 from service.paths import MODEL_STORE
-from service.settings import Settings
 
+from support.feature_models import assert_served_and_extracts, fit_and_check_parity
 from support.paths import FIXTURES_DIR
 
 ARTICLE = FIXTURES_DIR / "article.html"
@@ -36,24 +33,9 @@ def test_golden_scores_of_the_committed_model():
 
 
 def test_the_registry_serves_it_and_the_pipeline_extracts_with_it():
-    backend = default_registry(Settings(model_store_dir=MODEL_STORE)).get("mlp")
-    assert (backend.name, backend.kind) == ("mlp", "onnx")
-    assert backend.version == ModelStore(MODEL_STORE).entry("mlp").version
-    extraction = extract(ARTICLE.read_bytes(), backend="mlp")
-    assert "the sleeper train looked like a relic" in extraction.text
-    assert "Share on Facebook" not in extraction.text
+    assert_served_and_extracts("mlp", ARTICLE)
 
 
 def test_the_trainer_fits_and_exports_with_parity():
-    pytest.importorskip("sklearn")
-    pytest.importorskip("skl2onnx")
-    from service.training.mlp import RECIPE  # noqa: PLC0415
-    from service.training.sklearn_export import check_parity, to_onnx  # noqa: PLC0415
-
-    rng = np.random.default_rng(1)
-    features = rng.random((600, N_FEATURES)).astype(np.float32)
-    labels = features[:, 0] + features[:, 20] > 1
-    args = argparse.Namespace(hidden=4, activation="tanh", seed=1)
-    model, converters, config = RECIPE.fit(features, labels, args)
+    config = fit_and_check_parity("mlp", N_FEATURES, argparse.Namespace(hidden=4, activation="tanh", seed=1))
     assert config["hidden"] == 4
-    assert check_parity(model, to_onnx(model, N_FEATURES, "mlp", converters).data, features) < 1e-5
