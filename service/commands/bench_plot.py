@@ -68,6 +68,11 @@ def compute_word_f1(names: Sequence[str], data_dir: Path) -> dict[str, float]:
     return {name: result.summary.word.f1 for name, result in results.items()}
 
 
+# How far a label reaches to the right of its point, as a factor of speed per character: at the picture's
+# size and font a character is about 6 px and a decade of speed about 320 px.
+LABEL_SPAN_PER_CHARACTER = 10**0.02
+
+
 def _near(point: Point, other: Point) -> bool:
     """Within 25% of each other's speed."""
     return other is not point and max(other.docs_per_s, point.docs_per_s) < 1.25 * min(
@@ -75,12 +80,20 @@ def _near(point: Point, other: Point) -> bool:
     )
 
 
+def _level_right(point: Point, other: Point, span: float) -> bool:
+    """``other`` sits right of ``point`` at about its height, less than ``span`` times its speed away."""
+    return point.docs_per_s < other.docs_per_s < span * point.docs_per_s and abs(other.word_f1 - point.word_f1) < 0.005
+
+
 def label_offset(point: Point, found: Sequence[Point]) -> tuple[int, int]:
-    """Where a point's label goes (points): below where a near point sits higher, left where one sits just right."""
-    below = any(_near(point, other) and other.word_f1 > point.word_f1 for other in found)
-    left = any(
-        _near(point, other) and other.docs_per_s > point.docs_per_s and abs(other.word_f1 - point.word_f1) < 0.005
-        for other in found
+    """Where a point's label goes (points): below where a near point sits higher, left where one sits just right.
+
+    A label written rightwards reaches :data:`LABEL_SPAN_PER_CHARACTER` to the power of its length in
+    speed: where a point sits level within that reach, the label goes below the row instead of through it.
+    """
+    left = any(_level_right(point, other, 1.25) for other in found)
+    below = any(_near(point, other) and other.word_f1 > point.word_f1 for other in found) or (
+        not left and any(_level_right(point, other, LABEL_SPAN_PER_CHARACTER ** len(point.name)) for other in found)
     )
     return (-5 if left else 5, -11 if below else 4)
 

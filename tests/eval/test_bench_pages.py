@@ -140,3 +140,11 @@ def test_labels_of_close_points_move_apart() -> None:
     assert label_offset(slow, found) == (-5, -11)  # a near point just right and one higher: below left
     assert label_offset(fast, found) == (5, -11)  # a near point higher: below
     assert label_offset(higher, found) == (5, 4)
+
+
+def test_a_label_that_would_run_into_a_level_point_to_its_right_goes_below() -> None:
+    crowded, level = Point("ensemble_cpu", 60.8, 0.835, False), Point("bilstm_int8", 85.1, 0.835, False)
+    far = Point("mlp", 214.9, 0.835, False)
+    found = [crowded, level, far]
+    assert label_offset(crowded, found) == (5, -11)
+    assert label_offset(level, found) == (5, 4)  # mlp is more than the span away
