@@ -77,7 +77,7 @@ def best_title(
     *, headline: str, meta_titles: Sequence[str], page_title: str, headings: Sequence[str], site_name: str | None
 ) -> str | None:
     """The headline, chosen among the JSON-LD headline, the meta titles, ``<title>`` and the ``<h1>``s."""
-    headline, page_title = _clean(headline), _clean(page_title)
+    headline = _clean(headline)
     headings = [_clean(heading) for heading in headings[:2]]
     head_titles = [strip_site(_clean(t), site_name) for t in (*meta_titles, page_title) if t]
     reference = head_titles[0] if head_titles else headline

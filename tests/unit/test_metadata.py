@@ -252,3 +252,7 @@ def test_any_json_ld_and_meta_content_gives_metadata_not_an_error(data: object, 
     assert all(isinstance(name, str) and name for name in found.author)
     assert found.date_published is None or len(found.date_published) == 10
     assert found.image is None or found.image.startswith(("http://", "https://"))
+
+
+def test_a_title_is_unescaped_once_more_not_twice() -> None:
+    assert metadata_of(page("<title>Salt &amp;amp;amp; Pepper</title>")).title == "Salt &amp; Pepper"
