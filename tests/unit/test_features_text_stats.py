@@ -1,3 +1,5 @@
+import unicodedata
+
 import numpy as np
 import pytest
 
@@ -20,6 +22,17 @@ def test_character_classes_are_counted_per_leaf():
     # , and ! ; “ ” — « » (| and © are symbols, not punctuation)
     np.testing.assert_array_equal(text.punctuation, [2, 0, 5])
     np.testing.assert_array_equal(text.copyright_signs, [0, 0, 1])
+
+
+def test_every_basic_plane_character_is_classed_as_python_classes_it():
+    characters = [chr(unit) for unit in range(1, 0x10000) if not 0xD800 <= unit < 0xE000]
+    text = JoinedText.of(characters)
+    np.testing.assert_array_equal(text.letters, [c.isalpha() for c in characters])
+    np.testing.assert_array_equal(text.uppercase, [c.isupper() for c in characters])
+    np.testing.assert_array_equal(text.digits, [c.isdigit() for c in characters])
+    np.testing.assert_array_equal(text.punctuation, [unicodedata.category(c).startswith("P") for c in characters])
+    np.testing.assert_array_equal(text.utf8_bytes, [len(c.encode()) for c in characters])
+    np.testing.assert_array_equal(text.copyright_signs, [c == "©" for c in characters])
 
 
 def test_utf8_bytes_match_python_for_every_plane():
