@@ -25,6 +25,7 @@ from service.options import Options as ExtractionOptions
 from service.output.formats import output_format
 from service.parsing.page_check import check_page
 from service.pipeline import Extraction, default_extractor, warm_up
+from service.runtime.heap import settle_heap
 from service.serving import extraction as serving
 from service.serving.blocking import BlockingExtraction
 from service.settings import Settings
@@ -98,6 +99,7 @@ class BatchExtractor:
         self.backend = self.extractor.backend(options.backend)  # an unknown name fails here, before any shard
         warm_up(self.extractor, [self.backend.name])
         self.served = self._serve(Settings())
+        settle_heap()  # as the server does once ready: full collections no longer walk the models and tables
 
     def _serve(self, settings: Settings) -> BlockingExtraction | None:
         """The extraction service with the backend's micro-batcher, where the settings give it one; else None."""
