@@ -155,11 +155,12 @@ def trafilatura_metadata() -> MetadataSystem:
 
 
 def evaluate_metadata(pages: Sequence[Page], systems: dict[str, MetadataSystem]) -> dict[str, SystemScore]:
-    """Every system on every page with gold metadata, interleaved page by page."""
+    """Every system on every page, interleaved page by page.
+
+    A page without gold metadata (Dragnet's) still counts for the page type, which its corpus gives.
+    """
     scores = {name: SystemScore() for name in systems}
     for page in pages:
-        if page.gold_metadata is None:
-            continue
         html = page.html()
         for name, system in systems.items():
             started = time.perf_counter()

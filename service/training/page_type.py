@@ -2,8 +2,12 @@
 
 Fitted on the train part of the committed WCXB dev split (Murrough Foley
 2026, CC-BY-4.0) with the corpus's page types as gold; the regularisation
-strength is chosen by accuracy on the validation part; the test part is
-scored once, by ``python -m service eval --metadata --part test``.
+strength is chosen by accuracy on the validation part, and the shipped model
+is then fitted again with the chosen settings on the train and validation
+parts together: with 50, 65, 80 and 100 % of the train pages the validation
+accuracy was 0.795, 0.809, 0.829 and 0.864 (five draws each below 100 %), so
+the model was still short of pages. The test part is scored once, by
+``python -m service eval --metadata --part test``.
 
 Every train page is seen twice: as it is, and without its JSON-LD and
 OpenGraph types (:func:`without_declared_types`). Today's pages say what they
@@ -86,11 +90,14 @@ def without_declared_types(examples: Examples) -> Examples:
 
 def augmented(examples: Examples) -> Examples:
     """``examples`` and :func:`without_declared_types` of them, one after the other."""
-    bare = without_declared_types(examples)
+    return concatenated(examples, without_declared_types(examples))
+
+
+def concatenated(first: Examples, second: Examples) -> Examples:
     return Examples(
-        np.vstack([examples.features, bare.features]),
-        examples.words + bare.words,
-        np.concatenate([examples.types, bare.types]),
+        np.vstack([first.features, second.features]),
+        first.words + second.words,
+        np.concatenate([first.types, second.types]),
     )
 
 
@@ -138,7 +145,8 @@ def train(args: argparse.Namespace) -> int:
         print(f"C={c:<6} min_pages={m:<3} validation accuracy {score:.4f}")
     # ties: the stronger regularisation, then the smaller vocabulary
     best_score, best_c, best_min = max(scored, key=lambda row: (row[0], -row[1], row[2]))
-    model = fit(train_part, best_c, best_min, args.seed)
+    # the choice made, the validation pages are trained on too (the module's docstring says why)
+    model = fit(concatenated(train_part, augmented(validation)), best_c, best_min, args.seed)
     data = (json.dumps(model.to_json(), indent=1) + "\n").encode()
     entry = ModelStore(args.out).write(
         {
@@ -157,6 +165,7 @@ def train(args: argparse.Namespace) -> int:
                 "credit": WCXB_CREDIT,
                 "split": f"{committed_split_path(corpus.name).relative_to(REPO_ROOT)} (seed {SEED})",
                 "pages": {"train": len(train_part.types) // 2, "validation": len(validation.types)},
+                "fitted_on": "train and validation parts, after the settings were chosen on validation",
                 "fit_seconds": round(time.perf_counter() - started, 1),
             },
             "config": {
@@ -168,6 +177,7 @@ def train(args: argparse.Namespace) -> int:
                 "vocabulary_words": len(model.vocabulary),
             },
             "validation": {
+                # of the model fitted on the train part alone, with the chosen settings
                 "accuracy": round(best_score, 4),
                 "grid": {f"C={c},min_pages={m}": round(score, 4) for score, c, m in scored},
             },
@@ -176,6 +186,7 @@ def train(args: argparse.Namespace) -> int:
     )
     print(
         f"wrote {args.out / entry.files['model']['path']} (C={best_c}, min_pages={best_min}, "
-        f"{len(model.vocabulary)} words, validation accuracy {best_score:.4f})"
+        f"{len(model.vocabulary)} words, validation accuracy {best_score:.4f} when fitted on the train part; "
+        "refitted on train and validation)"
     )
     return 0

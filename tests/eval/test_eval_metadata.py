@@ -59,3 +59,11 @@ def test_eval_metadata_command(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert 0.0 <= record["ours"]["page_type"]["accuracy"] <= 1.0
     if "trafilatura" in record:  # the eval extra
         assert "page_type" not in record["trafilatura"]
+
+
+def test_pages_without_gold_metadata_still_count_for_the_page_type() -> None:
+    pages = list(load_corpus(FIXTURES_DIR / "eval" / "dragnet").pages)
+    assert pages and all(page.gold_metadata is None for page in pages)
+    scores = evaluate_metadata(pages, {"says article": lambda html, url: Guess(None, page_type="article")})
+    assert scores["says article"].type_accuracy() == 1.0  # Dragnet's pages are articles and blog posts
+    assert scores["says article"].fields["title"].with_gold == 0

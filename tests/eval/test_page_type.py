@@ -71,10 +71,14 @@ def test_a_store_without_the_model_gives_no_page_type(tmp_path: Path) -> None:
     assert MetadataReader().read(parse_html("<p>x</p>")).page_type is None
 
 
+# Like the corpus's product pages, it shows the product (91 of 92 have an image) and says something about it.
 PRODUCT = (
     '<html><head><meta property="og:type" content="product"><title>Blue Mug | Shop</title>'
     '<script type="application/ld+json">{"@type": "Product", "name": "Blue Mug", "offers": {"price": "12"}}</script>'
-    "</head><body><h1>Blue Mug</h1><p>$12.00</p><button>Add to cart</button><p>In stock. Free shipping.</p>"
+    '</head><body><h1>Blue Mug</h1><img src="/img/blue-mug.jpg" alt="Blue Mug"><p>$12.00</p>'
+    "<button>Add to cart</button><p>In stock. Free shipping.</p>"
+    "<p>A stoneware mug glazed in deep blue, thrown by hand in our studio. It holds 350 ml, keeps coffee warm"
+    " and is safe in the dishwasher and the microwave. Each mug differs a little in colour and shape.</p>"
     "</body></html>"
 )
 FORUM = (
