@@ -136,8 +136,7 @@ def test_time_element_dates_the_page() -> None:
 
 
 def test_visible_date_wins_where_structured_data_names_it_too() -> None:
-    head = '<meta property="article:published_time" content="2020-01-01"><meta property="article:modified_time" '
-    head += 'content="2025-08-14T10:00:00Z">'
+    head = json_ld({"@type": "Article", "datePublished": "2020-01-01", "dateModified": "2025-08-14T10:00:00Z"})
     found = metadata_of(page(head, body=f"<p>Updated August 14, 2025</p>{BODY}"))
     assert found.date_published == "2025-08-14"  # shown; the first publication is not
     assert found.date_modified == "2025-08-14"
