@@ -133,7 +133,8 @@ def _published(
         or _first_day(meta, MODIFIED_META)
         or next((d for d in (iso_day(v) for k, v in items if k == "datemodified") if d), None)
     )
-    clues = DateClues(declared, source, modified, document.markup.times, url)
+    headline = document.markup.headings[0] if document.markup.headings else ""
+    clues = DateClues(declared, source, modified, document.markup.times, url, headline)
     return published_day(clues, seen)
 
 

@@ -11,6 +11,8 @@ pages (``python -m service eval --metadata --part train``):
   annotators, like readers, take what the page shows: often its last update);
 - but where the page shows its update ("Updated March 9, 2026") and the head's
   ``<meta>`` declares an earlier publication, the declared one;
+- where the page shows no day its markup knows and JSON-LD declares one, the
+  date shown right under the headline (its byline's), where there is one;
 - a day the URL carries (``/2025/12/18/``) wins over one a day away from it:
   a UTC timestamp shifted by the time zone.
 """
@@ -37,6 +39,7 @@ class DateClues:
     modified: str | None = None  # the structured last update, as a day
     times: Sequence[tuple[str, str]] = ()  # (datetime attribute, text) of every <time>
     url: str | None = None
+    headline: str = ""  # the page's first <h1>
 
 
 def published_day(clues: DateClues, seen: Visible) -> str | None:
@@ -50,6 +53,9 @@ def published_day(clues: DateClues, seen: Visible) -> str | None:
     shown = next((day for day in seen.iter_days() if day in known), None) if known else None
     if shown is not None and shown == clues.modified and clues.source == HEAD_META:
         shown = published
+    if shown is None and clues.source == JSON_LD:
+        under = seen.day_after(clues.headline)
+        shown = next((day for day in under if day in known), under[0] if under else None)
     day = shown or published or (timed[0] if timed else None) or url_day(clues.url) or next(seen.iter_days(), None)
     return _as_in_url(day, clues.url)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from service.metadata.dates import day_readings, url_day
 from service.metadata.extract import extract_metadata
 from service.metadata.published import HEAD_META, JSON_LD, DateClues, published_day
 from service.metadata.visible import Visible
@@ -56,3 +57,33 @@ def test_published_day_rules_on_clues() -> None:
     assert published_day(DateClues("2024-06-11", JSON_LD, "2026-03-09"), seen) == "2026-03-09"
     assert published_day(DateClues(), Visible("no date here")) is None
     assert published_day(DateClues(url="https://example.com/2021/02/03/x"), seen) == "2021-02-03"
+
+
+def test_a_date_under_the_headline_wins_over_a_json_ld_publication_the_page_does_not_show() -> None:
+    head = '<script type="application/ld+json">{"@type": "Article", "datePublished": "2025-11-05"}</script>'
+    body = "<h1>How much should I pay for cleaning?</h1><p>By Ann Lee</p><p>January 31, 2024</p>" + BODY
+    assert published(head, body) == "2024-01-31"
+    far = "<h1>How much should I pay for cleaning?</h1>" + BODY * 4 + "<p>Related: January 31, 2024</p>"
+    assert published(head, far) == "2025-11-05"  # a date far below the headline is another story's
+
+
+def test_a_numeric_date_shows_either_reading() -> None:
+    assert day_readings("09.10.2024") == ("2024-10-09", "2024-09-10")
+    assert day_readings("31.12.2024") == ("2024-12-31",)
+    assert day_readings("March 1, 2024") == ("2024-03-01",)
+    assert day_readings("no date") == ()
+    head = '<script type="application/ld+json">{"@type": "Article", "datePublished": "2024-09-10"}</script>'
+    body = "<h1>A guide to renovation</h1><p>By Block Renovation</p><p>09.10.2024</p>" + BODY
+    assert published(head, body) == "2024-09-10"  # a US site's month first, not read as 9 October
+
+
+def test_url_day_with_a_month_name() -> None:
+    assert url_day("https://example.com/blog/2023/october/03/how-many-wines/") == "2023-10-03"
+    assert url_day("https://example.com/blog/2023/Sept/3") == "2023-09-03"
+    assert url_day("https://example.com/blog/2023/topics/03/") is None
+
+
+def test_json_ld_with_raw_line_breaks_in_its_strings_is_read() -> None:
+    head = '<script type="application/ld+json">{"@type": "DiscussionForumPosting", "articleBody": "One\nTwo",'
+    head += ' "datePublished": "2024-02-21 13:00:00"}</script>'
+    assert published(head) == "2024-02-21"
