@@ -75,6 +75,7 @@ def extract_metadata(document: Document, url: str | None = None, ld: JsonLd | No
             page_title=markup.title,
             headings=markup.headings,
             site_name=site_name,
+            home=urlsplit(base).path in {"", "/"},
         ),
         author=author,
         date_published=published,

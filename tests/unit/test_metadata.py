@@ -212,6 +212,22 @@ def test_title_read_without_twice_escaped_entities_and_permalink_marks() -> None
     assert metadata_of(sphinx).title == "Quickstart"
 
 
+def test_title_from_json_ld_loses_its_site_segment_too() -> None:
+    head = json_ld({"@type": "WebPage", "name": "Reliable Music Lesson Reviews | Make More Music"})
+    assert metadata_of(page(head)).title == "Reliable Music Lesson Reviews"
+
+
+def test_a_head_title_that_is_only_the_site_name_gives_way_below_the_root() -> None:
+    head = '<title>Glossier</title><meta property="og:site_name" content="Glossier">'
+    body = f"<h1>Custom Skincare Set</h1>{BODY}"
+    assert metadata_of(page(head, body), url="https://glossier.com/products/set").title == "Custom Skincare Set"
+    assert metadata_of(page(head, body), url="https://glossier.com/").title == "Glossier"  # the home page's name
+    leading = "<title>| Nuts &amp; Volts Magazine</title>"
+    leading += '<meta property="og:site_name" content="Nuts and Volts Magazine">'
+    found = metadata_of(page(leading, f"<h1>Electronic Gadgets</h1>{BODY}"), url="https://example.com/gadgets")
+    assert found.title == "Electronic Gadgets"
+
+
 def test_a_page_without_metadata_has_empty_fields() -> None:
     found = metadata_of(page(body="<p>x</p>"), url=None)
     assert found == Metadata(title=None)
