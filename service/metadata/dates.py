@@ -76,7 +76,7 @@ def day_readings(text: str) -> tuple[str, ...]:
     day = iso_day(text)
     if day is None:
         return ()
-    numeric = _NUMERIC.fullmatch(text.strip())
+    numeric = _NUMERIC.fullmatch(text.strip()) if text[:1].isdigit() else None
     if numeric is None:
         return (day,)
     first, second, year = (int(part) for part in numeric.groups())

@@ -64,9 +64,9 @@ def extract_metadata(document: Document, url: str | None = None, ld: JsonLd | No
     site_name = _site_name(meta, ld)
     lines = "\n".join(document.texts)  # the page's text, a block a line: joined once, searched in C
     seen = Visible(lines)
-    published = _published(document, meta, main, seen, url)
+    modified = _modified(document, meta, main)
+    published = _published(document, meta, main, seen, url=url, modified=modified)
     author = _author(document, meta, ld, main, seen=seen, text=lines, dated=published is not None)
-    modified = iso_day(_ld_text(main, "dateModified")) or _first_day(meta, MODIFIED_META)
     canonical = _canonical(markup, meta, base)
     return Metadata(
         title=best_title(
@@ -118,22 +118,31 @@ def _ld_text(node: dict[str, Any], *keys: str) -> str:
     return next((t for t in (text_of(node.get(key)) for key in keys) if t), "")
 
 
+def _modified(document: Document, meta: dict[str, list[str]], main: dict[str, Any]) -> str | None:
+    """The last update's day: JSON-LD's, the head's ``<meta>``, else body microdata's."""
+    return (
+        iso_day(_ld_text(main, "dateModified"))
+        or _first_day(meta, MODIFIED_META)
+        or next((d for d in (iso_day(v) for k, v in document.markup.item_dates if k == "datemodified") if d), None)
+    )
+
+
 def _published(
-    document: Document, meta: dict[str, list[str]], main: dict[str, Any], seen: Visible, url: str | None
+    document: Document,
+    meta: dict[str, list[str]],
+    main: dict[str, Any],
+    seen: Visible,
+    *,
+    url: str | None,
+    modified: str | None,
 ) -> str | None:
     """The publication day (see :mod:`service.metadata.published`) from the page's date clues."""
-    items = document.markup.item_dates
     declared, source = _ld_text(main, "datePublished", "dateCreated", "uploadDate"), JSON_LD
     if not iso_day(declared):
         declared, source = _first_dated(meta, (*PUBLISHED_META, *_named_like(meta, "publish"))), HEAD_META
-    if not iso_day(declared):
-        declared = next((v for k, v in items if k != "datemodified" and iso_day(v)), "")
-        source = MICRODATA
-    modified = (
-        iso_day(_ld_text(main, "dateModified"))
-        or _first_day(meta, MODIFIED_META)
-        or next((d for d in (iso_day(v) for k, v in items if k == "datemodified") if d), None)
-    )
+    if not declared:
+        items = document.markup.item_dates
+        declared, source = next((v for k, v in items if k != "datemodified" and iso_day(v)), ""), MICRODATA
     headline = document.markup.headings[0] if document.markup.headings else ""
     clues = DateClues(declared, source, modified, document.markup.times, url, headline)
     return published_day(clues, seen)

@@ -86,10 +86,10 @@ def best_title(
     """The headline, chosen among the JSON-LD headline, the meta titles, ``<title>`` and the ``<h1>``s."""
     headline = strip_site(_clean(headline), site_name) if headline else ""
     headings = [_clean(heading) for heading in headings[:2]]
-    site = _words(site_name or "")
     head_titles = [strip_site(_clean(t).lstrip("|–—·» "), site_name) for t in (*meta_titles, page_title) if t]
-    if not home:  # below the site's root, a head title that is only the site's name ("Glossier") names no page
-        head_titles = [t for t in head_titles if not (site and _words(t) <= site)]
+    site = _words(site_name) if site_name and not home else None
+    if site:  # below the site's root, a head title that is only the site's name ("Glossier") names no page
+        head_titles = [t for t in head_titles if not _words(t) <= site]
     reference = head_titles[0] if head_titles else headline
     if reference:
         for heading in headings:
