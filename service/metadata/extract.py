@@ -37,7 +37,7 @@ PUBLISHED_META = (
     "article:published_time", "og:published_time", "citation_publication_date", "citation_date",
     "dc.date.issued", "dcterms.issued", "dc.date", "dcterms.date", "date", "pubdate", "publishdate",
     "publish-date", "parsely-pub-date", "sailthru.date", "datepublished", "article.published",
-    "og:article:published_time",
+    "og:article:published_time", "ms.date",
 )  # fmt: skip
 MODIFIED_META = ("article:modified_time", "og:updated_time", "dc.date.modified", "dcterms.modified", "datemodified")
 SITE_META = ("og:site_name", "application-name", "apple-mobile-web-app-title")

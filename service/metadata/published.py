@@ -10,7 +10,8 @@ pages (``python -m service eval --metadata --part train``):
 - else the first day the page shows among those its markup knows (the
   annotators, like readers, take what the page shows: often its last update);
 - but where the page shows its update ("Updated March 9, 2026") and the head's
-  ``<meta>`` declares an earlier publication, the declared one;
+  ``<meta>`` declares an earlier publication, the declared one; where nothing
+  declares one, an earlier day the page shows before its update;
 - where the page shows no day its markup knows and JSON-LD declares one, the
   date shown right under the headline (its byline's), where there is one;
 - a day the URL carries (``/2025/12/18/``) wins over one a day away from it:
@@ -53,6 +54,10 @@ def published_day(clues: DateClues, seen: Visible) -> str | None:
     shown = next((day for day in seen.iter_days() if day in known), None) if known else None
     if shown is not None and shown == clues.modified and clues.source == HEAD_META:
         shown = published
+    if shown is not None and shown == clues.modified and published is None:
+        first = next(seen.iter_days(), None)
+        if first is not None and first < shown:
+            shown = first
     if shown is None and clues.source == JSON_LD:
         under = seen.day_after(clues.headline)
         shown = next((day for day in under if day in known), under[0] if under else None)

@@ -87,3 +87,16 @@ def test_json_ld_with_raw_line_breaks_in_its_strings_is_read() -> None:
     head = '<script type="application/ld+json">{"@type": "DiscussionForumPosting", "articleBody": "One\nTwo",'
     head += ' "datePublished": "2024-02-21 13:00:00"}</script>'
     assert published(head) == "2024-02-21"
+
+
+def test_an_earlier_day_shown_before_the_update_is_the_publication_where_none_is_declared() -> None:
+    head = '<meta property="article:modified_time" content="2024-10-28T22:26:10+00:00">'
+    body = f"<p>April 26, 2024</p><p>Updated on: October 28, 2024</p>{BODY}"
+    assert published(head, body) == "2024-04-26"
+    later = f"<p>Updated on: October 28, 2024</p><p>Comment of November 2, 2024</p>{BODY}"
+    assert published(head, later) == "2024-10-28"
+
+
+def test_microsoft_learn_ms_date_is_a_publication() -> None:
+    head = '<meta name="ms.date" content="2025-03-06T00:00:00Z">'
+    assert published(head, f"<p>Feedback from March 25, 2025</p>{BODY}") == "2025-03-06"
