@@ -51,7 +51,7 @@ class MarkupNode(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class PageMarkup:
-    """The page's self-description in <head>, <script>, <time> and <h1>, as strings; empty where absent."""
+    """The page's self-description in <head>, <script>, <time>, <h1> and body <meta>, as strings; empty where absent."""
 
     title: str = ""  # the <title> text
     meta: tuple[tuple[str, str], ...] = ()  # (property, name, itemprop or http-equiv lower-cased, content)
@@ -71,7 +71,7 @@ def _clean(text: str | None) -> str:
 
 
 def collect_markup(kept: Iterable[MarkupNode]) -> PageMarkup:
-    """:class:`PageMarkup` from the <head>, <script>, <time> and <h1> nodes the walk kept, in document order."""
+    """:class:`PageMarkup` from the <head>, <script>, <time>, <h1> and <meta> nodes the walk kept, in document order."""
     meta: list[tuple[str, str]] = []
     links: list[tuple[str, str]] = []
     json_ld: list[str] = []
