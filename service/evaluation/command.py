@@ -81,6 +81,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="score title, author, publication date and page type against the gold, beside trafilatura's metadata",
     )
+    parser.add_argument(
+        "--misses", type=int, default=0, help="with --metadata: list up to N of the service's misses per field"
+    )
     parser.add_argument("--make-split", action="store_true", help="(re)write the split of the corpus deterministically")
     parser.add_argument("--seed", type=int, default=SEED, help="seed for --make-split")
 
@@ -100,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
         if args.favor_sweep:
             return _favor_sweep(corpus, args.part, pages, args)
         if args.metadata:
-            return _metadata_report(corpus, args.part, pages, args.json)
+            return _metadata_report(corpus, args.part, pages, args.json, args.misses)
         if args.oracle:
             cases = oracle.run_oracle(pages)
             print(f"# {_describe(corpus, args.part, len(pages))}")
@@ -139,7 +142,7 @@ def _report(corpus: Corpus, part: str, pages: list[Page], systems: list[System])
     return record
 
 
-def _metadata_report(corpus: Corpus, part: str, pages: list[Page], json_path: Path | None) -> int:
+def _metadata_report(corpus: Corpus, part: str, pages: list[Page], json_path: Path | None, misses: int = 0) -> int:
     """``--metadata``: the service's metadata and trafilatura's, page by page in one run."""
     systems = {"ours": metadata_eval.ours(default_extractor().metadata)}
     try:
@@ -149,6 +152,9 @@ def _metadata_report(corpus: Corpus, part: str, pages: list[Page], json_path: Pa
     scores = metadata_eval.evaluate_metadata(pages, systems)
     print(f"# {_describe(corpus, part, len(pages))}; metadata, same run")
     print(metadata_eval.format_table(scores))
+    if misses > 0:
+        print("\n# the service's misses (page, said, gold)")
+        print(metadata_eval.format_misses(scores["ours"], misses))
     if json_path:
         record = {"corpus": corpus.name, "credit": corpus.credit, "part": part, "pages": len(pages)}
         record["metadata"] = {name: score.as_dict() for name, score in scores.items()}

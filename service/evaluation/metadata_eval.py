@@ -189,3 +189,13 @@ def format_table(scores: dict[str, SystemScore]) -> str:
             f1 = score.type_f1()
             rows.append(f"| {name} (F1) | " + " | ".join(f"{f1[k]:.3f}" for k in PAGE_TYPES) + " |")
     return "\n".join(rows)
+
+
+def format_misses(score: SystemScore, limit: int) -> str:
+    """Up to ``limit`` misses per field, in page order: the page, what the system said, the gold (for error study)."""
+    rows = []
+    for name in FIELDS:
+        misses = score.misses.get(name, [])
+        rows.append(f"## {name}: {len(misses)} missed" + (f", the first {limit}" if len(misses) > limit else ""))
+        rows += [f"{page_id}\tsaid {said!r}\tgold {gold!r}" for page_id, said, gold in misses[:limit]]
+    return "\n".join(rows)

@@ -18,6 +18,8 @@ _ISO = re.compile(r"\s*(\d{4})-(\d{1,2})-(\d{1,2})")
 _COMPACT = re.compile(r"\s*(\d{4})(\d{2})(\d{2})(?:T|\b)")  # 20250904 or 20250904T1250
 # /2025/09/04/, /2025-09-04-, /20250904/ in a URL's path.
 _URL_DATE = re.compile(r"/((?:19|20)\d{2})[/-](\d{1,2})[/-](\d{1,2})(?:[/-]|$)|/((?:19|20)\d{2})(\d{2})(\d{2})/")
+# /2023/october/03/ in a URL's path.
+_URL_MONTH_NAME = re.compile(r"/((?:19|20)\d{2})/([A-Za-z]{3,9})/(\d{1,2})(?:/|$)")
 _MONTH_ABBREVIATIONS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _MONTH_NUMBERS = {name: i for i, name in enumerate(_MONTH_ABBREVIATIONS, 1)}
 _MONTH_NAME = r"(?P<month>[A-Za-z]{3,9})\.?"
@@ -27,6 +29,7 @@ _DAY_FIRST = re.compile(rf"\b(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\.?\s+{_MONTH_NAM
 MAX_FREE_TEXT = 60
 _HAS_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 _DOTTED = re.compile(r"\b\d{1,2}\.\d{1,2}\.\d{4}\b")  # 04.09.2025: day first, as Europe writes it
+_NUMERIC = re.compile(r"(\d{1,2})[/.](\d{1,2})[/.](\d{4})")
 _RELATIVE = re.compile(r"\b(?:ago|yesterday|today)\b", re.IGNORECASE)
 # Text around a date in a byline: dateutil is told to skip it.
 _LEADING_WORDS = re.compile(r"^\s*(?:published|posted|updated|last updated|date|on|by\b.*?\bon)\s*:?\s*", re.IGNORECASE)
@@ -64,10 +67,29 @@ def iso_day(text: str | None) -> str | None:
     return _day(parsed.year, parsed.month, parsed.day)
 
 
+def day_readings(text: str) -> tuple[str, ...]:
+    """``text``'s day (:func:`iso_day`), then, for "04.09.2025" or "04/09/2025", the other order's day.
+
+    A page writes numbers in its own order (a US site "09.10.2024", a UK one "03/10/2023"): where
+    both orders give a day, either may be the one the page means.
+    """
+    day = iso_day(text)
+    if day is None:
+        return ()
+    numeric = _NUMERIC.fullmatch(text.strip()) if text[:1].isdigit() else None
+    if numeric is None:
+        return (day,)
+    first, second, year = (int(part) for part in numeric.groups())
+    other = {_day(year, first, second), _day(year, second, first)} - {day, None}
+    return (day, *sorted(reading for reading in other if reading))
+
+
 def url_day(url: str | None) -> str | None:
-    """The date a URL's path carries (``/2025/09/04/slug``), as ``YYYY-MM-DD``."""
+    """The date a URL's path carries (``/2025/09/04/slug``, ``/2023/october/03/``), as ``YYYY-MM-DD``."""
     match = _URL_DATE.search(url or "")
     if match is None:
-        return None
+        named = _URL_MONTH_NAME.search(url or "")
+        number = _MONTH_NUMBERS.get(named.group(2)[:3].lower()) if named else None
+        return _day(int(named.group(1)), number, int(named.group(3))) if named and number else None
     year, month, day = (match.group(1), match.group(2), match.group(3)) if match.group(1) else match.groups()[3:]
     return _day(int(year), int(month), int(day))

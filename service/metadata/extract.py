@@ -18,9 +18,10 @@ from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
-from service.metadata.dates import iso_day, url_day
+from service.metadata.dates import iso_day
 from service.metadata.fields import Metadata
 from service.metadata.jsonld import ORGANIZATION_TYPES, JsonLd, node_types, parse_json_ld, text_of
+from service.metadata.published import HEAD_META, JSON_LD, MICRODATA, DateClues, published_day
 from service.metadata.titles import best_title
 from service.metadata.visible import NOT_A_NAME, Visible
 from service.parsing.document import Document
@@ -36,7 +37,7 @@ PUBLISHED_META = (
     "article:published_time", "og:published_time", "citation_publication_date", "citation_date",
     "dc.date.issued", "dcterms.issued", "dc.date", "dcterms.date", "date", "pubdate", "publishdate",
     "publish-date", "parsely-pub-date", "sailthru.date", "datepublished", "article.published",
-    "og:article:published_time",
+    "og:article:published_time", "ms.date",
 )  # fmt: skip
 MODIFIED_META = ("article:modified_time", "og:updated_time", "dc.date.modified", "dcterms.modified", "datemodified")
 SITE_META = ("og:site_name", "application-name", "apple-mobile-web-app-title")
@@ -63,9 +64,9 @@ def extract_metadata(document: Document, url: str | None = None, ld: JsonLd | No
     site_name = _site_name(meta, ld)
     lines = "\n".join(document.texts)  # the page's text, a block a line: joined once, searched in C
     seen = Visible(lines)
-    published = _published(document, meta, main, seen, url)
+    modified = _modified(document, meta, main)
+    published = _published(document, meta, main, seen, url=url, modified=modified)
     author = _author(document, meta, ld, main, seen=seen, text=lines, dated=published is not None)
-    modified = iso_day(_ld_text(main, "dateModified")) or _first_day(meta, MODIFIED_META)
     canonical = _canonical(markup, meta, base)
     return Metadata(
         title=best_title(
@@ -74,6 +75,7 @@ def extract_metadata(document: Document, url: str | None = None, ld: JsonLd | No
             page_title=markup.title,
             headings=markup.headings,
             site_name=site_name,
+            home=urlsplit(base).path in {"", "/"},
         ),
         author=author,
         date_published=published,
@@ -107,33 +109,43 @@ def _first_day(meta: dict[str, list[str]], names: Iterable[str]) -> str | None:
     return next((d for d in (iso_day(meta[name][0]) for name in names if name in meta) if d), None)
 
 
+def _first_dated(meta: dict[str, list[str]], names: Iterable[str]) -> str:
+    """The first of ``names``' values that holds a day, as written."""
+    return next((v for v in (meta[name][0] for name in names if name in meta) if iso_day(v)), "")
+
+
 def _ld_text(node: dict[str, Any], *keys: str) -> str:
     return next((t for t in (text_of(node.get(key)) for key in keys) if t), "")
 
 
-def _published(
-    document: Document, meta: dict[str, list[str]], main: dict[str, Any], seen: Visible, url: str | None
-) -> str | None:
-    """The publication day the page shows, else the one its structured data, <time> or URL give.
-
-    The structured publication day where the page shows it; else, for a page
-    that shows its last update in place of its first publication ("Updated
-    August 14, 2025"), the first structured day (modified, <time>) it shows.
-    """
-    published = (
-        iso_day(_ld_text(main, "datePublished", "dateCreated", "uploadDate"))
-        or _first_day(meta, PUBLISHED_META)
-        or _first_day(meta, _named_like(meta, "publish"))
+def _modified(document: Document, meta: dict[str, list[str]], main: dict[str, Any]) -> str | None:
+    """The last update's day: JSON-LD's, the head's ``<meta>``, else body microdata's."""
+    return (
+        iso_day(_ld_text(main, "dateModified"))
+        or _first_day(meta, MODIFIED_META)
+        or next((d for d in (iso_day(v) for k, v in document.markup.item_dates if k == "datemodified") if d), None)
     )
-    modified = iso_day(_ld_text(main, "dateModified")) or _first_day(meta, MODIFIED_META)
-    timed = [day for day in (iso_day(dt) for dt, _ in document.markup.times) if day]
-    known = {day for day in (published, modified, *timed) if day}
-    # the page's dates are read only as far as the question needs (a date that is not known cannot be shown)
-    if published is not None and seen.shows(published):
-        shown: str | None = published
-    else:
-        shown = next((day for day in seen.iter_days() if day in known), None) if known else None
-    return shown or published or (timed[0] if timed else None) or url_day(url) or next(seen.iter_days(), None)
+
+
+def _published(
+    document: Document,
+    meta: dict[str, list[str]],
+    main: dict[str, Any],
+    seen: Visible,
+    *,
+    url: str | None,
+    modified: str | None,
+) -> str | None:
+    """The publication day (see :mod:`service.metadata.published`) from the page's date clues."""
+    declared, source = _ld_text(main, "datePublished", "dateCreated", "uploadDate"), JSON_LD
+    if not iso_day(declared):
+        declared, source = _first_dated(meta, (*PUBLISHED_META, *_named_like(meta, "publish"))), HEAD_META
+    if not declared:
+        items = document.markup.item_dates
+        declared, source = next((v for k, v in items if k != "datemodified" and iso_day(v)), ""), MICRODATA
+    headline = document.markup.headings[0] if document.markup.headings else ""
+    clues = DateClues(declared, source, modified, document.markup.times, url, headline)
+    return published_day(clues, seen)
 
 
 def _author(

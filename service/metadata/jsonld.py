@@ -75,7 +75,7 @@ def parse_json_ld(scripts: Sequence[str]) -> JsonLd:
         if len(script) > MAX_SCRIPT_CHARS:
             continue
         try:
-            data = json.loads(_unwrap(script))
+            data = json.loads(_unwrap(script), strict=False)  # raw line breaks in strings, as browsers take
         except ValueError:
             continue
         nodes.extend(_walk(data))

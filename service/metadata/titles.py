@@ -5,7 +5,8 @@ often the bare headline but on many sites is the logo or a section name. An
 ``<h1>`` that agrees with the head's title, or whose words the head's title
 holds (the shop's "Hiking Boots" in "Hiking Boots: Shop Boots for Hiking"),
 is taken as it is; otherwise the head's title is cut at its separators and
-the site's segment dropped. Titles that carry an entity twice escaped
+the site's segment dropped (the JSON-LD headline's too). Below a site's root,
+a head title that is only the site's name ("Glossier") names no page. Titles that carry an entity twice escaped
 ("Actuary&#8217;s") are unescaped once more.
 """
 
@@ -74,12 +75,21 @@ def _clean(text: str) -> str:
 
 
 def best_title(
-    *, headline: str, meta_titles: Sequence[str], page_title: str, headings: Sequence[str], site_name: str | None
+    *,
+    headline: str,
+    meta_titles: Sequence[str],
+    page_title: str,
+    headings: Sequence[str],
+    site_name: str | None,
+    home: bool = True,
 ) -> str | None:
     """The headline, chosen among the JSON-LD headline, the meta titles, ``<title>`` and the ``<h1>``s."""
-    headline = _clean(headline)
+    headline = strip_site(_clean(headline), site_name) if headline else ""
     headings = [_clean(heading) for heading in headings[:2]]
-    head_titles = [strip_site(_clean(t), site_name) for t in (*meta_titles, page_title) if t]
+    head_titles = [strip_site(_clean(t).lstrip("|–—·» "), site_name) for t in (*meta_titles, page_title) if t]
+    site = _words(site_name) if site_name and not home else None
+    if site:  # below the site's root, a head title that is only the site's name ("Glossier") names no page
+        head_titles = [t for t in head_titles if not _words(t) <= site]
     reference = head_titles[0] if head_titles else headline
     if reference:
         for heading in headings:

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 from functools import cached_property
 
-from service.metadata.dates import iso_day
+from service.metadata.dates import day_readings
 
 # How many bylines and dates are kept, in page order.
 MAX_FOUND = 8
@@ -30,6 +30,8 @@ DATE_REACH_AFTER = 12
 # Years looked at around dates, at most (a listing of 200 dated cards needs only its first few).
 MAX_YEARS = 16
 MAX_SCAN_CHARS = 40_000
+# How far after the headline its byline's date can be ("By Jane Doe and John Roe, Senior Editors | Updated ...").
+HEADLINE_REACH = 250
 # A name: up to six words, the first capitalised; what follows a separator (" · ", " | ", " on ") is dropped.
 _NAME_END = re.compile(r"\s+(?:[|·•—–]|-\s|on\s+\w+\s+\d|on\s+\d|published|updated|posted)|,\s*(?:\d|updated)", re.I)
 _NAME = re.compile(r"^[A-ZÀ-Þ][\w.'’-]*(?:\s+(?:[A-ZÀ-Þ][\w.'’-]*|and|&|de|van|von|der|da|di|la|le|,))*$")
@@ -106,6 +108,15 @@ class Visible:
         """Whether the page shows ``day`` among its dates."""
         return any(found == day for found in self.iter_days())
 
+    def day_after(self, headline: str) -> tuple[str, ...]:
+        """The readings of the first date shown within :data:`HEADLINE_REACH` characters after ``headline``."""
+        at = self._lines.find(headline) if headline else -1
+        if at < 0:
+            return ()
+        start = at + len(headline)
+        span = _DATE_SPAN.search(self._lines, start, start + HEADLINE_REACH)
+        return day_readings(span.group(0)) if span is not None else ()
+
     def _scan_days(self) -> Iterator[str]:
         """Dates with a year, as ISO days: the full date pattern is tried only around a year."""
         lines = self._lines
@@ -119,7 +130,7 @@ class Visible:
             span = _DATE_SPAN.search(lines, start, year.end() + DATE_REACH_AFTER)
             if span is not None:
                 searched = span.end()
-                day = iso_day(span.group(0))
-                if day:
+                readings = day_readings(span.group(0))
+                if readings:
                     found += 1
-                    yield day
+                    yield from readings

@@ -39,7 +39,7 @@ class TreeAttributes:
     ) -> None:
         self._tree = tree
         self._addresses = addresses  # int64 by element id
-        self._kept = kept  # the walk's <head>, <script>, <time> and <h1> nodes, for :func:`collect_markup`
+        self._kept = kept  # the walk's <head>, <script>, <time>, <h1> and <meta> nodes, for :func:`collect_markup`
         # values read already, by name: by the walk (id, class) or on the first ask for one of READ_TOGETHER
         self._read: dict[str, dict[int, str]] = recorded or {}
 

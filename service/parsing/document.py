@@ -45,7 +45,7 @@ class AttributeSource(Protocol):
         ...
 
     def markup(self) -> PageMarkup:
-        """What the page says about itself in <head>, scripts, <time> and <h1>, which the walk does not record."""
+        """What the page says about itself in <head>, scripts, <time>, <h1> and body <meta> (not walked as blocks)."""
         ...
 
     def author_marks(self) -> AuthorMarks:

@@ -99,7 +99,7 @@ class Columns(NamedTuple):
     block_child: np.ndarray  # int32, -1 where flattened
     block_paragraph: np.ndarray  # int32
     block_flags: np.ndarray  # uint8, _SPACE_BEFORE | _BREAK_BEFORE | _IN_PRE | _IN_LINK | _FLATTENED
-    kept: list[LexborNode]  # the <head>, <script>, <time> and <h1> nodes met, in document order
+    kept: list[LexborNode]  # the <head>, <script>, <time>, <h1> and <meta> nodes met, in document order
     elem_ids: dict[int, str]  # the id attribute of the elements that have one ("" where it has no value)
     elem_classes: dict[int, str]  # the class attribute, likewise: pruning, texrex and readability read both
 
@@ -226,7 +226,7 @@ class _Builder:
         self.block_child: list[int] = []
         self.block_paragraph: list[int] = []
         self.block_flags: list[int] = []
-        self.kept: list[LexborNode] = []  # <head>, <script>, <time> and <h1> nodes, for the page's markup
+        self.kept: list[LexborNode] = []  # <head>, <script>, <time>, <h1> and <meta> nodes, for the page's markup
         # Every page's id and class are read (regions, texrex, readability): cheaper here than by a matcher pass.
         self.elem_ids: dict[int, str] = {}
         self.elem_classes: dict[int, str] = {}

@@ -19,7 +19,9 @@ MAX_TEXT_CHARS = 300
 # How many of each repeated thing are kept (a listing page has hundreds of <time> and itemprops).
 MAX_ITEMS = 40
 # The tags whose nodes the walk keeps for :func:`collect_markup`.
-MARKUP_TAGS = frozenset({"head", "script", "time", "h1"})
+MARKUP_TAGS = frozenset({"head", "script", "time", "h1", "meta"})
+# Microdata dates read from <meta> and <time> in the body (forum software marks each post's date so).
+ITEM_DATES = frozenset({"datepublished", "datecreated", "datemodified", "uploaddate"})
 # Elements whose rel or class say they hold the author's name (forum software: the poster's user name). Case
 # sensitive, no id: each substring test costs a pass of the matcher, a case-insensitive one twice that.
 _BYLINE_CLASS_WORDS = ("author", "byline", "Author", "username", "postuser", "creator")
@@ -49,7 +51,7 @@ class MarkupNode(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class PageMarkup:
-    """The page's self-description in <head>, <script>, <time> and <h1>, as strings; empty where absent."""
+    """The page's self-description in <head>, <script>, <time>, <h1> and body <meta>, as strings; empty where absent."""
 
     title: str = ""  # the <title> text
     meta: tuple[tuple[str, str], ...] = ()  # (property, name, itemprop or http-equiv lower-cased, content)
@@ -57,6 +59,7 @@ class PageMarkup:
     json_ld: tuple[str, ...] = ()  # the text of every <script type="application/ld+json">
     times: tuple[tuple[str, str], ...] = ()  # (datetime attribute, text) of every <time>
     headings: tuple[str, ...] = ()  # the text of every <h1>
+    item_dates: tuple[tuple[str, str], ...] = ()  # (itemprop lower-cased, value) of body <meta>/<time> dates
 
 
 def _clean(text: str | None) -> str:
@@ -68,12 +71,13 @@ def _clean(text: str | None) -> str:
 
 
 def collect_markup(kept: Iterable[MarkupNode]) -> PageMarkup:
-    """:class:`PageMarkup` from the <head>, <script>, <time> and <h1> nodes the walk kept, in document order."""
+    """:class:`PageMarkup` from the <head>, <script>, <time>, <h1> and <meta> nodes the walk kept, in document order."""
     meta: list[tuple[str, str]] = []
     links: list[tuple[str, str]] = []
     json_ld: list[str] = []
     times: list[tuple[str, str]] = []
     headings: list[str] = []
+    item_dates: list[tuple[str, str]] = []
     title = ""
     for node in kept:  # attributes read only where they are used: a dict is built per read
         tag = node.tag
@@ -98,15 +102,27 @@ def collect_markup(kept: Iterable[MarkupNode]) -> PageMarkup:
             if _is_json_ld(node.attributes):
                 json_ld.append(node.text())
         elif tag == "time" and len(times) < MAX_ITEMS:
-            times.append((_clean(node.attributes.get("datetime")), _clean(node.text())))
+            attrs = node.attributes
+            times.append((_clean(attrs.get("datetime")), _clean(node.text())))
+            _add_item_date(item_dates, attrs, "datetime")
+        elif tag == "meta":
+            _add_item_date(item_dates, node.attributes, "content")
         elif tag == "h1" and len(headings) < MAX_ITEMS:
             text = _clean(node.text())
             if text:
                 headings.append(text)
     return PageMarkup(
         title=title, meta=tuple(meta), links=tuple(links), json_ld=tuple(json_ld), times=tuple(times),
-        headings=tuple(headings),
+        headings=tuple(headings), item_dates=tuple(item_dates),
     )  # fmt: skip
+
+
+def _add_item_date(found: list[tuple[str, str]], attrs: dict[str, str | None], value_attribute: str) -> None:
+    """A microdata date (``itemprop="datePublished"``) of a body element, where it has one."""
+    name = (attrs.get("itemprop") or "").strip().lower()
+    value = _clean(attrs.get(value_attribute))
+    if name in ITEM_DATES and value and len(found) < MAX_ITEMS:
+        found.append((name, value))
 
 
 def _meta_key(attrs: dict[str, str | None]) -> str | None:

@@ -9,7 +9,7 @@ import pytest
 
 from service.cli import main
 from service.evaluation.datasets import load_corpus
-from service.evaluation.metadata_eval import Guess, evaluate_metadata, is_right, token_f1
+from service.evaluation.metadata_eval import Guess, evaluate_metadata, format_misses, is_right, token_f1
 
 from support.paths import FIXTURES_DIR
 
@@ -67,3 +67,14 @@ def test_pages_without_gold_metadata_still_count_for_the_page_type() -> None:
     scores = evaluate_metadata(pages, {"says article": lambda html, url: Guess(None, page_type="article")})
     assert scores["says article"].type_accuracy() == 1.0  # Dragnet's pages are articles and blog posts
     assert scores["says article"].fields["title"].with_gold == 0
+
+
+def test_misses_are_listed_per_field(capsys: pytest.CaptureFixture[str]) -> None:
+    pages = list(load_corpus(WCXB).pages)
+    scores = evaluate_metadata(pages, {"wrong": lambda html, url: Guess("Something else")})
+    listed = format_misses(scores["wrong"], 1)
+    assert "## title: 2 missed, the first 1" in listed
+    first = next(line for line in listed.splitlines() if "\tsaid " in line)
+    assert first.split("\t")[1:] == ["said 'Something else'", f"gold {scores['wrong'].misses['title'][0][2]!r}"]
+    assert main(["eval", "--data", str(WCXB), "--part", "all", "--metadata", "--misses", "3"]) == 0
+    assert "# the service's misses (page, said, gold)" in capsys.readouterr().out

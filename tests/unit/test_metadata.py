@@ -136,8 +136,7 @@ def test_time_element_dates_the_page() -> None:
 
 
 def test_visible_date_wins_where_structured_data_names_it_too() -> None:
-    head = '<meta property="article:published_time" content="2020-01-01"><meta property="article:modified_time" '
-    head += 'content="2025-08-14T10:00:00Z">'
+    head = json_ld({"@type": "Article", "datePublished": "2020-01-01", "dateModified": "2025-08-14T10:00:00Z"})
     found = metadata_of(page(head, body=f"<p>Updated August 14, 2025</p>{BODY}"))
     assert found.date_published == "2025-08-14"  # shown; the first publication is not
     assert found.date_modified == "2025-08-14"
@@ -211,6 +210,22 @@ def test_title_read_without_twice_escaped_entities_and_permalink_marks() -> None
     assert metadata_of(escaped).title == "Actuary\u2019s Choice & More"
     sphinx = page("<title>Quickstart — Flask Documentation (3.1.x)</title>", body=f"<h1>Quickstart¶</h1>{BODY}")
     assert metadata_of(sphinx).title == "Quickstart"
+
+
+def test_title_from_json_ld_loses_its_site_segment_too() -> None:
+    head = json_ld({"@type": "WebPage", "name": "Reliable Music Lesson Reviews | Make More Music"})
+    assert metadata_of(page(head)).title == "Reliable Music Lesson Reviews"
+
+
+def test_a_head_title_that_is_only_the_site_name_gives_way_below_the_root() -> None:
+    head = '<title>Glossier</title><meta property="og:site_name" content="Glossier">'
+    body = f"<h1>Custom Skincare Set</h1>{BODY}"
+    assert metadata_of(page(head, body), url="https://glossier.com/products/set").title == "Custom Skincare Set"
+    assert metadata_of(page(head, body), url="https://glossier.com/").title == "Glossier"  # the home page's name
+    leading = "<title>| Nuts &amp; Volts Magazine</title>"
+    leading += '<meta property="og:site_name" content="Nuts and Volts Magazine">'
+    found = metadata_of(page(leading, f"<h1>Electronic Gadgets</h1>{BODY}"), url="https://example.com/gadgets")
+    assert found.title == "Electronic Gadgets"
 
 
 def test_a_page_without_metadata_has_empty_fields() -> None:

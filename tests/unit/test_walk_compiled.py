@@ -1,6 +1,6 @@
 """The compiled block walk (``service/parsing/_walk.pyx``) against the Python walk: the same columns, bit for bit.
 
-The same kept nodes too (<head>, <script>, <time>, <h1>, in document order), so the page's markup
+The same kept nodes too (<head>, <script>, <time>, <h1>, body <meta>, in document order), so the page's markup
 (:func:`collect_markup`) and the metadata read from it are the same whichever walk ran.
 
 Over a corpus of malformed pages from tests/support/fuzz_pages.py (tests/eval/test_walk_dev_pages.py does every WCXB dev

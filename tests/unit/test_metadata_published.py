@@ -1,0 +1,102 @@
+"""The publication day: declared, shown, in a <time> of another time zone, in microdata, in the URL."""
+
+from __future__ import annotations
+
+from service.metadata.dates import day_readings, url_day
+from service.metadata.extract import extract_metadata
+from service.metadata.published import HEAD_META, JSON_LD, DateClues, published_day
+from service.metadata.visible import Visible
+from service.parsing.lexbor import parse_html
+
+BODY = "<p>Some paragraph that is long enough to be the body of the page, with words in it.</p>"
+
+
+def published(head: str = "", body: str = BODY, url: str = "https://example.com/guide") -> str | None:
+    html = f"<!doctype html><html><head>{head}</head><body>{body}</body></html>"
+    return extract_metadata(parse_html(html), url).date_published
+
+
+def test_a_shown_update_gives_way_to_the_publication_the_head_meta_declares() -> None:
+    head = '<meta property="article:published_time" content="2020-01-05T16:32:00-05:00">'
+    head += '<meta property="article:modified_time" content="2025-06-02T02:29:20-04:00">'
+    assert published(head, f"<p>Last updated on June 2, 2025</p>{BODY}") == "2020-01-05"
+    # a shown day that is no update (a <time> under the headline) still wins over the declared one
+    shown = f'<time datetime="2023-03-20T00:00:00-07:00">March 20, 2023</time>{BODY}'
+    assert published(head, shown) == "2023-03-20"
+
+
+def test_a_time_that_holds_the_declared_instant_in_another_zone_shows_the_declared_day() -> None:
+    head = '<meta property="article:published_time" content="2025-07-05T00:04:00+00:00">'
+    body = f'<time datetime="2025-07-04T20:04:00-04:00">July 4, 2025</time>{BODY}'
+    assert published(head, body) == "2025-07-05"
+    other_instant = f'<time datetime="2025-07-04T09:00:00-04:00">July 4, 2025</time>{BODY}'
+    assert published(head, other_instant) == "2025-07-04"  # a day the page shows, not the same instant
+
+
+def test_body_microdata_dates_a_forum_thread_by_its_first_post() -> None:
+    post = '<article><meta itemprop="datePublished" content="{0}"><time datetime="{0}">{1}</time><p>Post</p></article>'
+    body = (
+        '<div><meta itemprop="dateModified" content="2024-09-26T01:50:27-04:00">'
+        '<time datetime="2024-09-26T01:50:27-0400">Sep 26, 2024</time></div>'
+        + post.format("2024-01-14T21:50:50-05:00", "Jan 15, 2024")  # shown in UTC
+        + post.format("2024-01-15T08:05:52-05:00", "Jan 15, 2024")
+    )
+    assert published(body=body) == "2024-01-14"
+
+
+def test_a_day_in_the_url_wins_over_a_time_zone_shift_only() -> None:
+    head = '<meta property="article:published_time" content="2025-12-19T03:05:00+00:00">'
+    assert published(head, url="https://example.com/2025/12/18/a-post") == "2025-12-18"
+    assert published(head, url="https://example.com/2025/11/18/a-post") == "2025-12-19"  # too far: no shift
+
+
+def test_published_day_rules_on_clues() -> None:
+    seen = Visible("Title\nUpdated March 9, 2026\nText")
+    update = DateClues("2024-06-11T11:06:04+00:00", HEAD_META, "2026-03-09")
+    assert published_day(update, seen) == "2024-06-11"
+    assert published_day(DateClues("2024-06-11", JSON_LD, "2026-03-09"), seen) == "2026-03-09"
+    assert published_day(DateClues(), Visible("no date here")) is None
+    assert published_day(DateClues(url="https://example.com/2021/02/03/x"), seen) == "2021-02-03"
+
+
+def test_a_date_under_the_headline_wins_over_a_json_ld_publication_the_page_does_not_show() -> None:
+    head = '<script type="application/ld+json">{"@type": "Article", "datePublished": "2025-11-05"}</script>'
+    body = "<h1>How much should I pay for cleaning?</h1><p>By Ann Lee</p><p>January 31, 2024</p>" + BODY
+    assert published(head, body) == "2024-01-31"
+    far = "<h1>How much should I pay for cleaning?</h1>" + BODY * 4 + "<p>Related: January 31, 2024</p>"
+    assert published(head, far) == "2025-11-05"  # a date far below the headline is another story's
+
+
+def test_a_numeric_date_shows_either_reading() -> None:
+    assert day_readings("09.10.2024") == ("2024-10-09", "2024-09-10")
+    assert day_readings("31.12.2024") == ("2024-12-31",)
+    assert day_readings("March 1, 2024") == ("2024-03-01",)
+    assert day_readings("no date") == ()
+    head = '<script type="application/ld+json">{"@type": "Article", "datePublished": "2024-09-10"}</script>'
+    body = "<h1>A guide to renovation</h1><p>By Block Renovation</p><p>09.10.2024</p>" + BODY
+    assert published(head, body) == "2024-09-10"  # a US site's month first, not read as 9 October
+
+
+def test_url_day_with_a_month_name() -> None:
+    assert url_day("https://example.com/blog/2023/october/03/how-many-wines/") == "2023-10-03"
+    assert url_day("https://example.com/blog/2023/Sept/3") == "2023-09-03"
+    assert url_day("https://example.com/blog/2023/topics/03/") is None
+
+
+def test_json_ld_with_raw_line_breaks_in_its_strings_is_read() -> None:
+    head = '<script type="application/ld+json">{"@type": "DiscussionForumPosting", "articleBody": "One\nTwo",'
+    head += ' "datePublished": "2024-02-21 13:00:00"}</script>'
+    assert published(head) == "2024-02-21"
+
+
+def test_an_earlier_day_shown_before_the_update_is_the_publication_where_none_is_declared() -> None:
+    head = '<meta property="article:modified_time" content="2024-10-28T22:26:10+00:00">'
+    body = f"<p>April 26, 2024</p><p>Updated on: October 28, 2024</p>{BODY}"
+    assert published(head, body) == "2024-04-26"
+    later = f"<p>Updated on: October 28, 2024</p><p>Comment of November 2, 2024</p>{BODY}"
+    assert published(head, later) == "2024-10-28"
+
+
+def test_microsoft_learn_ms_date_is_a_publication() -> None:
+    head = '<meta name="ms.date" content="2025-03-06T00:00:00Z">'
+    assert published(head, f"<p>Feedback from March 25, 2025</p>{BODY}") == "2025-03-06"
