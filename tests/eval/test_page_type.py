@@ -142,7 +142,7 @@ def test_prose_features_tell_an_article_from_a_list_of_links() -> None:
 
 
 def test_training_also_sees_each_page_without_its_declared_types() -> None:
-    from service.training.page_type import Examples, augmented  # noqa: PLC0415 - the train side
+    from service.training.page_type_data import Examples, augmented  # noqa: PLC0415 - the train side
 
     columns = {name: i for i, name in enumerate(FEATURES)}
     features = np.ones((2, N_FEATURES))
@@ -153,3 +153,22 @@ def test_training_also_sees_each_page_without_its_declared_types() -> None:
     assert both.features[2, columns["ld_article"]] == 0 and both.features[2, columns["og_article"]] == 0
     assert both.features[2, columns["p_share"]] == 1  # only what the page declares is taken away
     assert features[0, columns["ld_article"]] == 1  # the originals are untouched
+
+
+def test_the_study_scores_the_regression_and_the_trees_on_pages_it_can_tell_apart() -> None:
+    from service.training.page_type_data import Examples  # noqa: PLC0415 - the train side
+    from service.training.page_type_study import FOLDS, SHARES, TREE_SETTINGS, cross_validated, learning_curve  # noqa: PLC0415
+
+    rng = np.random.default_rng(0)
+    kinds = ("article", "forum", "product")  # three, as the corpus has seven: a binary fit has one row of weights
+    types = np.array(kinds * 30)
+    features = rng.normal(size=(len(types), N_FEATURES))
+    features[:, 0] += 8.0 * np.array([kinds.index(kind) for kind in types])  # one column tells them apart
+    words = [{f"u_{kind}"} for kind in types]
+    pages = Examples(features, words, types)
+    lines = learning_curve(pages, pages, c=1.0, min_pages=2, seed=1)
+    curve = [float(line.split("validation accuracy ")[1].split()[0]) for line in lines]
+    assert len(curve) == len(SHARES) and min(curve) > 0.8 and curve[-1] == 1.0
+    scores = cross_validated(pages, c=1.0, min_pages=2, seed=1)
+    assert len(scores) == 1 + len(TREE_SETTINGS)
+    assert all(len(folds) == FOLDS and min(folds) > 0.8 for folds in scores.values())
