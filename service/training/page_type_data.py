@@ -86,7 +86,10 @@ def fit(train: Examples, c: float, min_pages: int, seed: int) -> PageTypeModel:
     with threadpool_limits(1, user_api="blas"):  # BLAS's sums depend on its threads: one thread, the same bytes
         model.fit((rows - mean) / scale, train.types)
     classes = tuple(str(k) for k in model.classes_)
-    return PageTypeModel(classes, vocabulary, mean, scale, model.coef_, model.intercept_)
+    coef, intercept = model.coef_, model.intercept_
+    if len(classes) == 2:  # a binary fit has one row of weights, for the second class: logits (0, w.x + b)
+        coef, intercept = np.vstack([np.zeros_like(coef), coef]), np.concatenate([[0.0], intercept])
+    return PageTypeModel(classes, vocabulary, mean, scale, coef, intercept)
 
 
 def accuracy(model: PageTypeModel, examples: Examples) -> float:

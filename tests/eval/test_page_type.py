@@ -172,3 +172,13 @@ def test_the_study_scores_the_regression_and_the_trees_on_pages_it_can_tell_apar
     scores = cross_validated(pages, c=1.0, min_pages=2, seed=1)
     assert len(scores) == 1 + len(TREE_SETTINGS)
     assert all(len(folds) == FOLDS and min(folds) > 0.8 for folds in scores.values())
+
+
+def test_a_corpus_of_two_page_types_gives_a_model_that_tells_them_apart() -> None:
+    from service.training.page_type_data import Examples, accuracy, fit  # noqa: PLC0415 - the train side
+
+    types = np.array(["article", "forum"] * 20)
+    features = np.zeros((len(types), N_FEATURES))
+    features[:, 0] = np.where(types == "forum", 1.0, -1.0)
+    pages = Examples(features, [set() for _ in types], types)
+    assert accuracy(fit(pages, c=1.0, min_pages=1, seed=1), pages) == 1.0
