@@ -28,6 +28,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from threadpoolctl import threadpool_limits
@@ -47,6 +48,9 @@ PARSE_FLOOR = "parse"
 PARSE_PYTHON_FLOOR = "parse-python"  # the floor with the pure-Python walk, for the compiled walk's gain
 FLOORS = {PARSE_FLOOR: "parse floor", PARSE_PYTHON_FLOOR: "parse floor, Python walk"}
 WARMUP_PAGES = 20
+STAGES = ("parse", "classify", "render", "metadata")  # the pipeline's own timings (Extraction.timings)
+# One system's figures: numbers and names, and each stage's mean milliseconds (stage_ms_mean).
+BenchRow = dict[str, Any]
 ENCODING_PAGES = 200  # pages for --input-encodings unless --limit says otherwise
 
 
@@ -134,22 +138,25 @@ def _system(name: str) -> Callable[[bytes], object]:
     return lambda page: extractor.extract(page, backend=name)
 
 
-def measure(name: str, pages: list[bytes]) -> dict[str, float | str | int]:
+def measure(name: str, pages: list[bytes]) -> BenchRow:
     """Time one system over the pages in this process, warmed up and its heap settled as the service's is."""
     run = _system(name)
     for page in pages[:WARMUP_PAGES]:
         run(page)
     settle_heap()
     times = np.empty(len(pages))
-    metadata_ms = np.zeros(len(pages))
+    # each stage's own time inside a backend's extraction (the parse floors and the peers report none)
+    stage_ms = {stage: np.zeros(len(pages)) for stage in STAGES}
     cpu_started = time.process_time()
     for i, page in enumerate(pages):
         started = time.perf_counter()
         result = run(page)
         times[i] = time.perf_counter() - started
-        # the metadata pass's own time inside a backend's extraction (the parse and the peers have none)
-        metadata_ms[i] = getattr(result, "timings", {}).get("metadata", 0.0)
+        for stage, value in getattr(result, "timings", {}).items():
+            if stage in stage_ms:
+                stage_ms[stage][i] = value
     cpu_s = time.process_time() - cpu_started
+    metadata_ms = stage_ms["metadata"]
     return {
         "system": name,
         "pages": len(pages),
@@ -161,11 +168,12 @@ def measure(name: str, pages: list[bytes]) -> dict[str, float | str | int]:
         "ms_mean": float(times.mean() * 1e3),
         "metadata_ms_mean": float(metadata_ms.mean()),
         "metadata_share": float(metadata_ms.sum() / (times.sum() * 1e3)),
+        "stage_ms_mean": {stage: float(ms.mean()) for stage, ms in stage_ms.items()},
         "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
 
 
-def _run_child(name: str, args: argparse.Namespace, data_dir: Path) -> dict[str, float | str | int]:
+def _run_child(name: str, args: argparse.Namespace, data_dir: Path) -> BenchRow:
     command = [sys.executable, "-m", "service", "bench", "--system", name, "--data", str(data_dir)]
     command += ["--limit", str(args.limit), "--core", str(args.core), *child_arguments(args)]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
@@ -174,7 +182,7 @@ def _run_child(name: str, args: argparse.Namespace, data_dir: Path) -> dict[str,
     return json.loads(done.stdout)
 
 
-def format_table(rows: list[dict[str, float | str | int]]) -> str:
+def format_table(rows: list[BenchRow]) -> str:
     header = f"{'system':<22}{'docs/s':>10}{'docs/CPU-s':>12}{'ms p50':>10}{'ms p99':>10}{'peak RSS MB':>13}"
     header += f"{'metadata ms':>13}{'share':>8}"
     lines = [header, "-" * len(header)]
@@ -185,6 +193,20 @@ def format_table(rows: list[dict[str, float | str | int]]) -> str:
             f"{row['system']!s:<22}{row['docs_per_s']:>10.1f}{row['docs_per_cpu_s']:>12.1f}{row['ms_p50']:>10.2f}"
             f"{row['ms_p99']:>10.2f}{row['peak_rss_mb']:>13.0f}{metadata}"
         )
+    return "\n".join(lines)
+
+
+def format_stages(rows: list[BenchRow]) -> str:
+    """Where each backend's time goes: the mean milliseconds a page of every pipeline stage; '' for none."""
+    staged = [row for row in rows if any(row.get("stage_ms_mean", {}).values())]
+    if not staged:
+        return ""
+    header = f"{'stage ms, mean a page':<22}" + "".join(f"{stage:>10}" for stage in STAGES) + f"{'other':>10}"
+    lines = [header, "-" * len(header)]
+    for row in staged:
+        means = row["stage_ms_mean"]
+        other = float(row["ms_mean"]) - sum(means.values())  # whole paragraphs, pruning, the readable score
+        lines.append(f"{row['system']!s:<22}" + "".join(f"{means[s]:>10.2f}" for s in STAGES) + f"{other:>10.2f}")
     return "\n".join(lines)
 
 
@@ -229,6 +251,9 @@ def run(args: argparse.Namespace) -> int:
     cpu = _cpu_model()
     print(f"# {rows[0]['pages']} pages of {described}, one process per system pinned to core {args.core}; {cpu}")
     print(format_table(rows))
+    stages = format_stages(rows)
+    if stages:
+        print(f"\n{stages}")
     if args.json:
         record = {"cpu": cpu, "data": str(data_dir), "pages": described, "results": rows}
         args.json.write_text(json.dumps(record, indent=2))

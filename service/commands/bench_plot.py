@@ -16,6 +16,7 @@ import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 PEER_PREFIX = "peer:"
 QUALITY_PART = "test"
@@ -29,7 +30,7 @@ class Point:
     peer: bool
 
 
-def points(rows: Sequence[dict[str, float | str | int]], word_f1: dict[str, float]) -> list[Point]:
+def points(rows: Sequence[dict[str, Any]], word_f1: dict[str, float]) -> list[Point]:
     """One point per timed backend or peer that has a word F1 (bench names peers ``peer:NAME``, eval ``NAME``)."""
     out = []
     for row in rows:
@@ -138,7 +139,7 @@ def draw(found: Sequence[Point], floors: dict[str, float], out: Path, *, title: 
 
 
 def plot_command(
-    rows: Sequence[dict[str, float | str | int]],
+    rows: Sequence[dict[str, Any]],
     floors: dict[str, str],
     args: argparse.Namespace,
     data_dir: Path,

@@ -15,7 +15,7 @@ from service.commands.bench_pages import PageSelectionError, selected_pages
 from service.commands.bench_plot import Point, draw, label_offset, points, read_word_f1
 from service.evaluation.split import Split
 
-from support.paths import REPO
+from support.paths import FIXTURES_DIR, REPO
 
 
 def bench_args(*argv: str) -> argparse.Namespace:
@@ -148,3 +148,20 @@ def test_a_label_that_would_run_into_a_level_point_to_its_right_goes_below() -> 
     found = [crowded, level, far]
     assert label_offset(crowded, found) == (5, -11)
     assert label_offset(level, found) == (5, 4)  # mlp is more than the span away
+
+
+def test_bench_says_where_each_backends_time_goes(tmp_path: Path) -> None:
+    (tmp_path / "html").mkdir()
+    (tmp_path / "html" / "article.html").write_bytes((FIXTURES_DIR / "article.html").read_bytes())
+    out = tmp_path / "bench.json"
+    command = [sys.executable, "-m", "service", "bench", "--data", str(tmp_path), "--backends", "boilerpipe"]
+    command += ["--json", str(out)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False, cwd=REPO)
+    assert done.returncode == 0, done.stderr
+    rows = {row["system"]: row for row in json.loads(out.read_text())["results"]}
+    stages = rows["boilerpipe"]["stage_ms_mean"]
+    assert list(stages) == ["parse", "classify", "render", "metadata"]
+    assert all(ms > 0 for ms in stages.values()) and sum(stages.values()) <= rows["boilerpipe"]["ms_mean"]
+    assert not any(rows["parse"]["stage_ms_mean"].values())  # the floors have no stages
+    table = done.stdout.split("stage ms, mean a page", 1)[1]
+    assert "boilerpipe" in table and "parse-python" not in table
