@@ -21,6 +21,7 @@ from urllib.parse import urljoin, urlsplit
 from service.metadata.dates import iso_day
 from service.metadata.fields import Metadata
 from service.metadata.jsonld import ORGANIZATION_TYPES, JsonLd, node_types, parse_json_ld, text_of
+from service.metadata.mojibake import repair_mojibake
 from service.metadata.published import HEAD_META, JSON_LD, MICRODATA, DateClues, published_day
 from service.metadata.titles import best_title
 from service.metadata.visible import NOT_A_NAME, Visible
@@ -220,7 +221,7 @@ def _names(candidates: Iterable[str], *, first_only: bool = False) -> tuple[str,
     """Plausible person or team names from ``candidates``, cleaned and without repeats."""
     out: list[str] = []
     for candidate in candidates:
-        name = _BY.sub("", " ".join(candidate.split())).strip(" ,|·-–—")
+        name = _BY.sub("", " ".join(repair_mojibake(candidate).split())).strip(" ,|·-–—")
         if len(name) > 1 and len(name.split()) <= MAX_AUTHOR_WORDS and not NOT_A_NAME.search(name) and name not in out:
             out.append(name)
             if first_only:

@@ -7,7 +7,7 @@ holds (the shop's "Hiking Boots" in "Hiking Boots: Shop Boots for Hiking"),
 is taken as it is; otherwise the head's title is cut at its separators and
 the site's segment dropped (the JSON-LD headline's too). Below a site's root,
 a head title that is only the site's name ("Glossier") names no page. Titles that carry an entity twice escaped
-("Actuary&#8217;s") are unescaped once more.
+("Actuary&#8217;s") are unescaped once more, and double-encoded UTF-8 is read back.
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Sequence
+
+from service.metadata.mojibake import repair_mojibake
 
 # " | ", " - ", " – ", " — ", " · ", " :: ", " » ", " • ": what sites put between a headline and their name.
 _SEPARATOR = re.compile(r"\s+(?:\||-|–|—|·|::|»|•|/)\s+")
@@ -68,9 +70,10 @@ def _within(heading: str, title: str) -> bool:
 
 
 def _clean(text: str) -> str:
-    """``text`` with a twice-escaped entity read and a permalink mark cut off."""
+    """``text`` with a twice-escaped entity read, double-encoded UTF-8 repaired and a permalink mark cut off."""
     if "&" in text and _ENTITY.search(text):
         text = html.unescape(text)
+    text = repair_mojibake(text)
     return _PERMALINK.sub("", text) if text.endswith(("¶", "#", "§", " ")) else text
 
 

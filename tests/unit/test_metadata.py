@@ -271,3 +271,22 @@ def test_any_json_ld_and_meta_content_gives_metadata_not_an_error(data: object, 
 
 def test_a_title_is_unescaped_once_more_not_twice() -> None:
     assert metadata_of(page("<title>Salt &amp;amp;amp; Pepper</title>")).title == "Salt &amp; Pepper"
+
+
+@pytest.mark.parametrize(
+    ("served", "read"),
+    [
+        ("A DIY Investor\u00e2\x80\x99s Guide | White Coat Investor", "A DIY Investor\u2019s Guide"),
+        (
+            "itertools \u00c3\u00a2\u00c2\x80\u00c2\x94 Functions creating iterators",
+            "itertools \u2014 Functions creating iterators",
+        ),
+        ("S\u00c3O PAULO em destaque", "S\u00c3O PAULO em destaque"),  # a real \u00c3 stays
+    ],
+)
+def test_double_encoded_titles_and_bylines_are_read_back(served: str, read: str) -> None:
+    byline = '<meta name="author" content="Jos\u00c3\u00a9 Mar\u00c3\u00ada">'
+    page = f"<html><head><title>{served}</title>{byline}</head><body><p>x</p></body></html>"
+    metadata = extract_metadata(parse_html(page), None, parse_json_ld(()))
+    assert metadata.title == read
+    assert metadata.author == ("Jos\u00e9 Mar\u00eda",)
