@@ -134,7 +134,7 @@ def _path_depths(document: Document) -> np.ndarray:
 def block_signals(document: Document) -> np.ndarray:
     """The :data:`BLOCK_SIGNALS` columns of every block (blocks × 7, float32)."""
     n = len(document)
-    chars = np.fromiter(map(len, document.texts), dtype=np.float64, count=n)
+    chars = document.block_chars
     in_link = np.asarray(document.block_in_link, dtype=bool)
     link_chars = chars * in_link
     paragraph = document.block_paragraph + 1  # sums by element (-1: none), each in the leaves' order

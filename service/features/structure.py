@@ -166,7 +166,7 @@ def container_link_shares(document: Document) -> np.ndarray:
 
     Once per page (float64, read-only): pruning reads level 1, the ``gbt`` features every level.
     """
-    chars = np.fromiter(map(len, document.texts), dtype=np.float64, count=len(document))
+    chars = document.block_chars
     total = document.subtree_sums(chars)
     linked = document.subtree_sums(chars * document.block_in_link)
     shares = np.empty((len(document), len(LINK_LEVELS)))

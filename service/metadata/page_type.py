@@ -90,7 +90,7 @@ def page_type_features(document: Document, metadata: Metadata, ld_types: set[str
     """The :data:`FEATURES` of one page (float32, schema :data:`SCHEMA_VERSION`); ``ld_types``: its JSON-LD types."""
     values: list[float] = []
     texts = document.texts
-    chars = np.fromiter(map(len, texts), dtype=np.float64, count=len(texts))
+    chars = document.block_chars
     total = float(chars.sum()) or 1.0
     in_link = document.block_in_link
     values += [

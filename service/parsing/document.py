@@ -111,6 +111,13 @@ class Document:
     def __len__(self) -> int:
         return len(self.texts)
 
+    @cached_property
+    def block_chars(self) -> np.ndarray:
+        """Every block's length in characters (float64, read-only): pruning, features and metadata all weigh by it."""
+        chars = np.fromiter(map(len, self.texts), dtype=np.float64, count=len(self.texts))
+        chars.flags.writeable = False
+        return chars
+
     # -- derived per-element facts ----------------------------------------
     @cached_property
     def elem_attributes(self) -> list[dict[str, str | None]]:
