@@ -80,8 +80,7 @@ def fit(train: Examples, c: float, min_pages: int, seed: int) -> PageTypeModel:
     mean = np.concatenate([train.features.mean(axis=0), np.zeros(len(vocabulary))])
     scale = np.concatenate([train.features.std(axis=0), np.ones(len(vocabulary))])
     scale[scale == 0] = 1.0
-    unfitted = PageTypeModel((), vocabulary, mean, scale, np.zeros((0, len(mean))), np.zeros(0))
-    rows = np.vstack([unfitted.row(f, w) for f, w in zip(train.features, train.words, strict=True)])
+    rows = rows_of(PageTypeModel((), vocabulary, mean, scale, np.zeros((0, len(mean))), np.zeros(0)), train)
     model = LogisticRegression(C=c, max_iter=MAX_ITER, class_weight="balanced", random_state=seed)
     with threadpool_limits(1, user_api="blas"):  # BLAS's sums depend on its threads: one thread, the same bytes
         model.fit((rows - mean) / scale, train.types)
@@ -92,7 +91,11 @@ def fit(train: Examples, c: float, min_pages: int, seed: int) -> PageTypeModel:
     return PageTypeModel(classes, vocabulary, mean, scale, coef, intercept)
 
 
+def rows_of(model: PageTypeModel, examples: Examples) -> np.ndarray:
+    """The model's input rows (features and word columns), before its standardisation."""
+    return np.vstack([model.row(f, w) for f, w in zip(examples.features, examples.words, strict=True)])
+
+
 def accuracy(model: PageTypeModel, examples: Examples) -> float:
-    rows = np.vstack([model.row(f, w) for f, w in zip(examples.features, examples.words, strict=True)])
-    predicted = [model.classes[i] for i in np.argmax(model.probabilities(rows), axis=1)]
+    predicted = [model.classes[i] for i in np.argmax(model.probabilities(rows_of(model, examples)), axis=1)]
     return float(np.mean(np.asarray(predicted) == examples.types))

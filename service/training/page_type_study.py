@@ -18,7 +18,6 @@ from collections.abc import Sequence
 import numpy as np
 
 from service.evaluation.datasets import Page
-from service.metadata.page_type import PageTypeModel
 from service.training.page_type_data import (
     Examples,
     accuracy,
@@ -26,6 +25,7 @@ from service.training.page_type_data import (
     concatenated,
     examples_of,
     fit,
+    rows_of,
 )
 
 SHARES = (0.5, 0.65, 0.8, 1.0)
@@ -66,7 +66,7 @@ def cross_validated(pages: Examples, c: float, min_pages: int, seed: int) -> dic
         held_out = subset(pages, np.flatnonzero(fold_of == fold))
         model = fit(fitted_on, c, min_pages, seed)
         scores.setdefault(f"logistic regression, C={c}", []).append(accuracy(model, held_out))
-        rows, held_rows = _rows(model, fitted_on), _rows(model, held_out)
+        rows, held_rows = rows_of(model, fitted_on), rows_of(model, held_out)
         for trees, leaves, rate in TREE_SETTINGS:
             booster = HistGradientBoostingClassifier(
                 max_iter=trees,
@@ -80,11 +80,6 @@ def cross_validated(pages: Examples, c: float, min_pages: int, seed: int) -> dic
             correct = booster.predict(held_rows) == held_out.types
             scores.setdefault(f"boosted trees, {trees} x {leaves} leaves at {rate}", []).append(float(correct.mean()))
     return scores
-
-
-def _rows(model: PageTypeModel, examples: Examples) -> np.ndarray:
-    """The model's input rows (features and word columns), before its standardisation."""
-    return np.vstack([model.row(f, w) for f, w in zip(examples.features, examples.words, strict=True)])
 
 
 def study(train_pages: Sequence[Page], validation_pages: Sequence[Page], args: argparse.Namespace) -> int:
