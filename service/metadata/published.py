@@ -45,9 +45,9 @@ class DateClues:
 
 def published_day(clues: DateClues, seen: Visible) -> str | None:
     """The day the page was published, by the rules of the module's docstring; None where nothing says."""
-    published = iso_day(clues.declared)
+    published, in_url = iso_day(clues.declared), url_day(clues.url)
     if published is not None and (seen.shows(published) or _timed_instant(clues.declared, clues.times)):
-        return _as_in_url(published, clues.url)
+        return _as_in_url(published, in_url)
     timed = [day for day in (iso_day(dt) for dt, _ in clues.times) if day]
     known = {day for day in (published, clues.modified, *timed) if day}
     # the page's dates are read only as far as the question needs (a date that is not known cannot be shown)
@@ -61,8 +61,8 @@ def published_day(clues: DateClues, seen: Visible) -> str | None:
     if shown is None and clues.source == JSON_LD:
         under = seen.day_after(clues.headline)
         shown = next((day for day in under if day in known), under[0] if under else None)
-    day = shown or published or (timed[0] if timed else None) or url_day(clues.url) or next(seen.iter_days(), None)
-    return _as_in_url(day, clues.url)
+    day = shown or published or (timed[0] if timed else None) or in_url or next(seen.iter_days(), None)
+    return _as_in_url(day, in_url)
 
 
 def _instant(text: str) -> datetime | None:
@@ -82,9 +82,8 @@ def _timed_instant(declared: str, times: Sequence[tuple[str, str]]) -> bool:
     return moment is not None and any(_instant(dt) == moment for dt, _ in times if dt)
 
 
-def _as_in_url(day: str | None, url: str | None) -> str | None:
-    """The URL's day where ``day`` is a day away from it (or is it); else ``day``."""
-    in_url = url_day(url)
+def _as_in_url(day: str | None, in_url: str | None) -> str | None:
+    """The URL's day (``in_url``) where ``day`` is a day away from it (or is it); else ``day``."""
     if in_url is None or day is None or abs((date.fromisoformat(in_url) - date.fromisoformat(day)).days) > 1:
         return day
     return in_url
