@@ -32,7 +32,7 @@ import numpy as np
 from service.features.boilernet import NUMERIC_FEATURES, numeric_features
 from service.features.hidden import hidden_blocks
 from service.features.shallow import leaf_words
-from service.features.stack import BLOCK_SIGNALS, block_signals
+from service.features.stack import BLOCK_SIGNALS, block_signals, window_means
 from service.features.structure import LINK_LEVELS, REGIONS, container_link_shares, leaf_regions
 from service.features.texrex import FEATURE_NAMES as TEXREX_NAMES
 from service.features.texrex import texrex_features
@@ -129,10 +129,7 @@ def context_features(values: np.ndarray, out: np.ndarray) -> None:
     """Write the neighbours at :data:`OFFSETS`, the ``±WINDOW`` mean and the page mean of each column of ``values``."""
     n, width = values.shape
     neighbours(values, out[:, : width * len(OFFSETS)])
-    sums = np.concatenate((np.zeros((1, width)), np.cumsum(values, axis=0, dtype=np.float64)))
-    index = np.arange(n)
-    low, high = np.maximum(index - WINDOW, 0), np.minimum(index + WINDOW + 1, n)
-    out[:, -2 * width : -width] = (sums[high] - sums[low]) / np.maximum(high - low, 1)[:, None]
+    out[:, -2 * width : -width] = window_means(values, WINDOW)
     out[:, -width:] = values.mean(axis=0) if n else 0
 
 

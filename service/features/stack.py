@@ -107,13 +107,14 @@ def neighbour_scores(scores: np.ndarray, offsets: Sequence[int]) -> np.ndarray:
 
 
 def window_means(scores: np.ndarray, context: int) -> np.ndarray:
-    """Mean of ``scores[i - context : i + context + 1]`` clipped to the page, per block."""
+    """Mean of ``scores[i - context : i + context + 1]`` clipped to the page, per block (and per column, if 2-D)."""
     n = len(scores)
-    sums = np.concatenate(([0.0], np.cumsum(scores, dtype=np.float64)))
+    sums = np.concatenate((np.zeros((1, *scores.shape[1:])), np.cumsum(scores, axis=0, dtype=np.float64)))
     index = np.arange(n)
     low = np.maximum(index - context, 0)
     high = np.minimum(index + context + 1, n)
-    return ((sums[high] - sums[low]) / np.maximum(high - low, 1)).astype(np.float32)
+    counts = np.maximum(high - low, 1).reshape(n, *([1] * (scores.ndim - 1)))
+    return ((sums[high] - sums[low]) / counts).astype(np.float32)
 
 
 def _path_depths(document: Document) -> np.ndarray:
