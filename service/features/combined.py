@@ -32,7 +32,7 @@ import numpy as np
 from service.features.boilernet import NUMERIC_FEATURES, numeric_features
 from service.features.hidden import hidden_blocks
 from service.features.shallow import leaf_words
-from service.features.stack import BLOCK_SIGNALS, block_signals, window_means
+from service.features.stack import BLOCK_SIGNALS, EDGE, block_signals, window_means
 from service.features.structure import LINK_LEVELS, REGIONS, container_link_shares, leaf_regions
 from service.features.texrex import FEATURE_NAMES as TEXREX_NAMES
 from service.features.texrex import texrex_features
@@ -45,7 +45,6 @@ SCHEMA_VERSION = 1
 
 OFFSETS = (-2, -1, 1, 2)  # neighbours whose context columns are read
 WINDOW = 10  # leaves on each side for the window means
-EDGE = -1.0  # a neighbour outside the page
 
 OWN_NAMES: tuple[str, ...] = (
     *(f"texrex.{n}" for n in TEXREX_NAMES),

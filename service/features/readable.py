@@ -34,7 +34,7 @@ def readable_score(document: Document) -> float:
     """How readerable the page is, in [0, 1]; 1 where Readability.js's isProbablyReaderable says yes."""
     if len(document) == 0:
         return 0.0
-    lengths = np.fromiter(map(len, document.texts), dtype=np.float64, count=len(document))
+    lengths = document.block_chars
     # a paragraph's characters: its leaves and one space between each two (white space collapsed)
     chars = np.bincount(document.block_paragraph, weights=lengths + 1, minlength=len(document.elem_tag)) - 1
     candidates = np.flatnonzero((chars >= MIN_PARAGRAPH_CHARS) & document.elem_tagged(PARAGRAPH_TAGS))
