@@ -13,6 +13,7 @@ from service.metadata.dates import iso_day, url_day
 from service.metadata.extract import extract_metadata
 from service.metadata.fields import Metadata
 from service.metadata.jsonld import parse_json_ld
+from service.metadata.mojibake import repair_mojibake
 from service.metadata.titles import strip_site
 from service.metadata.visible import Visible
 from service.parsing.lexbor import parse_html
@@ -267,6 +268,17 @@ def test_any_json_ld_and_meta_content_gives_metadata_not_an_error(data: object, 
     assert all(isinstance(name, str) and name for name in found.author)
     assert found.date_published is None or len(found.date_published) == 10
     assert found.image is None or found.image.startswith(("http://", "https://"))
+
+
+_MOJIBAKE_PIECES = st.sampled_from(["Ã", "Â", "â\x80", "â€", "\x99", "©", "®", "é", "\x00", " ", "a"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.lists(_MOJIBAKE_PIECES | st.text(max_size=5), max_size=20).map("".join))
+def test_any_text_with_misread_utf8_marks_is_repaired_without_error(text: str) -> None:
+    assert isinstance(repair_mojibake(text), str)
+    if not any(mark in text for mark in ("Ã", "Â", "â")):
+        assert repair_mojibake(text) is text  # nothing to repair: not even looked at
 
 
 def test_a_title_is_unescaped_once_more_not_twice() -> None:
