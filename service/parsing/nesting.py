@@ -14,6 +14,8 @@ import re
 
 import numpy as np
 
+from service.parsing.budget import count_lt
+
 # Block-level depth kept as it is; deeper block tags are dropped.
 MAX_BLOCK_NESTING = 2048
 
@@ -30,12 +32,11 @@ _BLOCK_TAG = re.compile(
     rb"(?=[\s/>])[^>]*>",
     re.IGNORECASE,
 )
-_LT = ord("<")
 
 
 def flatten_deep_nesting(html: bytes) -> bytes:
     """The page with block-level tags deeper than the cap removed."""
-    if len(html) <= SCAN_TRIGGER_TAGS or np.count_nonzero(np.frombuffer(html, np.uint8) == _LT) <= SCAN_TRIGGER_TAGS:
+    if len(html) <= SCAN_TRIGGER_TAGS or count_lt(html) <= SCAN_TRIGGER_TAGS:
         return html
     if _deepest_block_nesting(html) <= MAX_BLOCK_NESTING:  # most big pages: no Python call per tag
         return html

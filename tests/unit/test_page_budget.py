@@ -111,6 +111,14 @@ def test_a_page_over_budget_is_too_complex_before_it_is_parsed(page: bytes, refu
     assert len(parse_html(page).elem_parent) > 1  # without a budget it parses
 
 
+def test_a_less_than_sign_that_opens_no_tag_is_no_element() -> None:
+    """Over the budget in "<" characters, within it in start tags: the exact count decides."""
+    page = b"<p>" + b"1 < 2 " * 2000 + b"<p>x" * 999
+    PageBudget(max_elements=1000).check(page)
+    with pytest.raises(PageTooComplex, match="1001 elements"):
+        PageBudget(max_elements=1000).check(page + b"<p>y")
+
+
 def test_the_budget_is_checked_after_decoding() -> None:
     """A UTF-16 page has as many elements as its text, not as its bytes say."""
     page = ("<p>x" * 1001).encode("utf-16")
