@@ -106,4 +106,4 @@ class TreeAttributes:
         return collect_markup(self._kept)
 
     def author_marks(self) -> AuthorMarks:
-        return collect_author_marks(self._tree.root)
+        return collect_author_marks(self._tree.root, self._read.get("class", {}).values())

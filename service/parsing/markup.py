@@ -23,10 +23,10 @@ MARKUP_TAGS = frozenset({"head", "script", "time", "h1", "meta"})
 # Microdata dates read from <meta> and <time> in the body (forum software marks each post's date so).
 ITEM_DATES = frozenset({"datepublished", "datecreated", "datemodified", "uploaddate"})
 # Elements whose rel or class say they hold the author's name (forum software: the poster's user name). Case
-# sensitive, no id: each substring test costs a pass of the matcher, a case-insensitive one twice that.
+# sensitive, no id: each substring test costs a pass of the matcher, a case-insensitive one twice that, so
+# only the words some element's class holds are looked for.
 _BYLINE_CLASS_WORDS = ("author", "byline", "Author", "username", "postuser", "creator")
-_BYLINE_SELECTOR = '[rel="author"], ' + ", ".join(f'[class*="{word}"]' for word in _BYLINE_CLASS_WORDS)
-_AUTHOR_SELECTOR = '[itemprop="author"], ' + _BYLINE_SELECTOR
+_AUTHOR_ATTRIBUTES_SELECTOR = '[itemprop="author"], [rel="author"]'
 # (a script without a type is never JSON-LD: the matcher leaves it out)
 _HEAD_SELECTOR = 'meta[content], link[rel~="canonical" i][href], link[rel~="author" i][href], title, script[type]'
 # The attributes that name a <meta>, in the order they are read.
@@ -143,11 +143,16 @@ class AuthorMarks:
     bylines: tuple[str, ...] = ()  # the text of elements whose rel or class names an author, byline or user
 
 
-def collect_author_marks(root: MarkupNode | None) -> AuthorMarks:
-    """:class:`AuthorMarks` of the tree under ``root``, by one pass of Lexbor's matcher."""
+def collect_author_marks(root: MarkupNode | None, classes: Iterable[str]) -> AuthorMarks:
+    """:class:`AuthorMarks` of the tree under ``root``, by one pass of Lexbor's matcher.
+
+    ``classes``: the class attributes of the page's elements (the walk's), to leave out of the pass the
+    class words none of them holds: a fifth of the pass's cost where none does (the dev pages, 0.35 ms
+    against 0.06 with no class word).
+    """
     microdata: list[str] = []
     bylines: list[str] = []
-    for node in root.css(_AUTHOR_SELECTOR) if root is not None else ():
+    for node in root.css(_author_selector(classes)) if root is not None else ():
         attrs = node.attributes
         if (attrs.get("itemprop") or "").strip() == "author" and len(microdata) < MAX_ITEMS:
             value = next((attrs[a] for a in _MICRODATA_VALUE_ATTRIBUTES if attrs.get(a)), None)
@@ -161,7 +166,14 @@ def collect_author_marks(root: MarkupNode | None) -> AuthorMarks:
     return AuthorMarks(tuple(microdata), tuple(bylines))
 
 
+def _author_selector(classes: Iterable[str]) -> str:
+    """Microdata authors, rel="author", and the elements whose class holds a byline word one of ``classes`` holds."""
+    held = "\n".join(classes)
+    words = [word for word in _BYLINE_CLASS_WORDS if word in held]
+    return ", ".join([_AUTHOR_ATTRIBUTES_SELECTOR, *(f'[class*="{word}"]' for word in words)])
+
+
 def _is_byline(attrs: dict[str, str | None]) -> bool:
-    """What :data:`_BYLINE_SELECTOR` matches, told apart from microdata after the one pass."""
+    """Whether a node :func:`_author_selector` matched is a byline (else it is microdata only)."""
     classes = attrs.get("class") or ""
     return attrs.get("rel") == "author" or any(word in classes for word in _BYLINE_CLASS_WORDS)

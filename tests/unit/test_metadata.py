@@ -302,3 +302,15 @@ def test_double_encoded_titles_and_bylines_are_read_back(served: str, read: str)
     metadata = extract_metadata(parse_html(page), None, parse_json_ld(()))
     assert metadata.title == read
     assert metadata.author == ("Jos\u00e9 Mar\u00eda",)
+
+
+BYLINE_CLASSES = ["post-author-name", "c-byline__name", "AuthorBox", "username", "postuser", "creator"]
+
+
+@pytest.mark.parametrize("css_class", BYLINE_CLASSES)
+def test_an_element_whose_class_names_an_author_is_a_byline(css_class: str) -> None:
+    """Each class word is looked for where a page's class holds it, and beside another one's."""
+    body = f'<div class="{css_class}">Lee Moss</div><p class="byline x">By Ann Roe</p>' + BODY
+    marks = parse_html(page(body=body)).author_marks
+    assert marks.bylines == ("Lee Moss", "By Ann Roe")
+    assert parse_html(page(body=BODY)).author_marks.bylines == ()
