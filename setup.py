@@ -1,7 +1,9 @@
 """The optional compiled extensions; everything else is in pyproject.toml.
 
-``service/parsing/_walk.pyx`` (the block walk) and ``service/parsing/_budget.pyx`` (the page
-budget's attribute-name scan, plain C over the bytes: no headers, no selectolax). Built only when ``EXTRACT_BUILD_WALK=1`` (``make build-ext``, the Docker builder stages), so a plain
+``service/parsing/_walk.pyx`` (the block walk), ``service/parsing/_budget.pyx`` (the page
+budget's attribute-name scan, plain C over the bytes: no headers, no selectolax) and
+``service/features/_regions.pyx`` (the region words in ids and classes, plain C likewise). Built only
+when ``EXTRACT_BUILD_WALK=1`` (``make build-ext``, the Docker builder stages), so a plain
 ``pip install -e .`` on a machine without a compiler installs and serves with the pure-Python walk.
 The extension ``cimport``-s selectolax's shipped ``lexbor.pxd``; Lexbor's C headers that it names are
 not in selectolax's wheel, so they are read from selectolax's source distribution of the *installed*
@@ -49,7 +51,8 @@ def extensions() -> list[Extension]:
         define_macros=[("LEXBOR_STATIC", None), ("SELECTOLAX_VERSION", f'"{selectolax_version}"')],
     )
     budget = Extension("service.parsing._budget", ["service/parsing/_budget.pyx"])
-    return cythonize([walk, budget], language_level=3, quiet=True)
+    regions = Extension("service.features._regions", ["service/features/_regions.pyx"])
+    return cythonize([walk, budget, regions], language_level=3, quiet=True)
 
 
 setup(ext_modules=extensions() if BUILD_WALK else [])

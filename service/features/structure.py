@@ -19,6 +19,7 @@ they do.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import numpy as np
 
@@ -96,16 +97,21 @@ _WORD_STARTS = tuple(sorted(w for w in _WORDS if not any(w != o and w.startswith
 
 
 def _add_named_regions(own: np.ndarray, values: dict[int, str]) -> None:
-    """OR into ``own`` the region bits of every element's id (or class) in ``values``.
+    """OR into ``own`` the region bits of every element's id (or class) in ``values``."""
+    if values:  # each element is once in ``values``, so a plain indexed OR is right
+        own[list(values)] |= region_bits(list(values.values()))
+
+
+def python_region_bits(values: list[str]) -> np.ndarray:
+    """The region bits of each of ``values`` (int64): the reference, and what serves where ``_regions`` is not built.
 
     Each distinct value is read once (a page repeats its classes), and the pattern is tried only where a
     region word starts, found by ``str.find`` in C over all of them lower-cased as one string, a line
     apiece: a line break is no letter or digit, so a match lies within one value and is what matching
     that value alone finds; its offset says whose it is.
     """
-    if not values:
-        return
-    distinct = list(dict.fromkeys(values.values()))
+    out = np.zeros(len(values), dtype=np.int64)
+    distinct = list(dict.fromkeys(values))
     pieces, lowered = distinct, "\n".join(distinct).lower()
     if sum(map(len, distinct)) + len(distinct) != len(lowered) + 1:  # a character lower-cases to two
         pieces = [value.lower() for value in distinct]
@@ -114,14 +120,13 @@ def _add_named_regions(own: np.ndarray, values: dict[int, str]) -> None:
     starts = sorted({at for word in _WORD_STARTS for at in _occurrences(lowered, word)})
     found = [(at, match.lastgroup or "") for at in starts if (match := _TOKEN_PATTERN.match(lowered, at))]
     if not found:
-        return
+        return out
     owners = np.searchsorted(ends, [at for at, _ in found], side="right").tolist()
     bits: dict[str, int] = {}
     for owner, (_, region) in zip(owners, found, strict=True):
         bits[distinct[owner]] = bits.get(distinct[owner], 0) | REGION_BITS[region]
-    marked = [(elem, value_bits) for elem, value in values.items() if (value_bits := bits.get(value))]
-    # each element is once in ``values``, so a plain indexed OR is right
-    own[[elem for elem, _ in marked]] |= np.array([value_bits for _, value_bits in marked], dtype=np.int64)
+    out[:] = [bits.get(value, 0) for value in values]
+    return out
 
 
 def _occurrences(text: str, word: str) -> list[int]:
@@ -132,6 +137,26 @@ def _occurrences(text: str, word: str) -> list[int]:
         found.append(at)
         at = text.find(word, at + 1)
     return found
+
+
+def _load_compiled_region_bits() -> Callable[[list[str]], np.ndarray] | None:
+    """The compiled scan (``_regions.pyx``, ``make build-ext``), given the region words; None where not built."""
+    try:
+        from service.features import _regions  # noqa: PLC0415 - optional: built by `make build-ext`
+    except ImportError:
+        return None
+    _regions.configure(
+        [
+            (word, REGION_BITS[region], len(word) >= MIN_PREFIX)
+            for region, (_, _, words) in REGIONS.items()
+            for word in words
+        ]
+    )
+    return _regions.region_bits
+
+
+compiled_region_bits = _load_compiled_region_bits()
+region_bits: Callable[[list[str]], np.ndarray] = compiled_region_bits or python_region_bits
 
 
 def _inherited(document: Document, own: np.ndarray) -> np.ndarray:

@@ -1,0 +1,6 @@
+"""Types of the compiled region-word scan (``_regions.pyx``), for mypy."""
+
+import numpy as np
+
+def configure(words: list[tuple[str, int, bool]]) -> None: ...
+def region_bits(values: list[str]) -> np.ndarray: ...

@@ -1,0 +1,48 @@
+"""The compiled region-word scan against the Python reference over the ids and classes of every WCXB dev page
+(WCXB, Murrough Foley 2026) and every Dragnet 2012 page (Peters & Lecocq 2013, Moz): the same bits.
+
+tests/unit/test_regions_compiled.py checks the same over generated values.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from service.commands.pages import load_pages
+from service.features import structure
+from service.parsing.lexbor import parse_html
+from service.paths import default_check_data_dir
+
+compiled = pytest.mark.skipif(
+    structure.compiled_region_bits is None, reason="compiled region-word scan not built (make build-ext)"
+)
+
+
+def _assert_every_page_alike(pages_dir: Path) -> None:
+    pages = load_pages(pages_dir)
+    assert pages
+    for page in pages:
+        document = parse_html(page)
+        for name in ("id", "class"):
+            listed = list(document.elem_attribute(name).values())
+            assert structure.compiled_region_bits is not None
+            assert structure.compiled_region_bits(listed).tolist() == structure.python_region_bits(listed).tolist()
+
+
+@compiled
+@pytest.mark.data
+@pytest.mark.slow
+def test_every_dev_page_gets_the_same_region_bits(data_dir: Path) -> None:
+    _assert_every_page_alike(data_dir)
+
+
+@compiled
+@pytest.mark.data
+@pytest.mark.slow
+def test_every_dragnet_page_gets_the_same_region_bits() -> None:
+    pages_dir = default_check_data_dir()
+    if not (pages_dir / "html").is_dir():
+        pytest.skip(f"Dragnet pages not found at {pages_dir} (set EXTRACT_CHECK_DATA_DIR)")
+    _assert_every_page_alike(pages_dir)
