@@ -40,7 +40,7 @@ def readable_score(document: Document) -> float:
     candidates = np.flatnonzero((chars >= MIN_PARAGRAPH_CHARS) & document.elem_tagged(PARAGRAPH_TAGS))
     if not candidates.size:
         return 0.0
-    in_item = document.nearest_marked(document.elem_tagged(frozenset({"li"})))[candidates] >= 0
+    in_item = document.within(document.elem_tagged(frozenset({"li"})))[candidates]
     # the id, class and hiding attributes pruning has read already (regions, hidden blocks)
     classes, ids, hides = document.elem_attribute("class"), document.elem_attribute("id"), hiding_elements(document)
     score = 0.0

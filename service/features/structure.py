@@ -74,7 +74,7 @@ def _own_regions(document: Document) -> np.ndarray:
     own[list(roles)] |= np.array([_ROLE_BITS.get(role.strip().lower(), 0) for role in roles.values()], dtype=np.int64)
     for name in ("id", "class"):  # a region word never spans the space between the id and the class
         _add_named_regions(own, document.elem_attribute(name))
-    in_code = document.nearest_marked(document.elem_tagged(CODE_TAGS)) >= 0
+    in_code = document.within(document.elem_tagged(CODE_TAGS))
     own[document.elem_tagged(FRAME_TAGS) | in_code] = 0
     return own
 

@@ -231,11 +231,22 @@ class Document:
         prefix = np.concatenate(([0.0], np.cumsum(per_elem)))
         return prefix[self.subtree_ends] - prefix[:-1]
 
+    def within(self, marked: np.ndarray) -> np.ndarray:
+        """Whether each element has an ancestor-or-self where ``marked`` (bool per element) holds.
+
+        ``nearest_marked(marked) >= 0`` without its passes: elements are in pre-order, so the marked
+        subtrees are ranges, and an element is within one where more of them have opened than closed.
+        """
+        count = len(self.elem_tag)
+        opened = np.flatnonzero(marked)
+        if not opened.size:
+            return np.zeros(count, dtype=bool)
+        depth = np.bincount(opened, minlength=count + 1) - np.bincount(self.subtree_ends[opened], minlength=count + 1)
+        return np.cumsum(depth[:count]) > 0
+
     def blocks_within(self, marked: np.ndarray) -> np.ndarray:
         """Whether each block sits in the subtree of an element where ``marked`` (bool per element) holds."""
-        if len(self) == 0:
-            return np.zeros(0, dtype=bool)
-        return (self.nearest_marked(marked) >= 0)[self.block_elem]
+        return self.within(marked)[self.block_elem]
 
     def ancestors_at(self, elems: np.ndarray, levels: int) -> np.ndarray:
         """The element ``levels`` steps above each of ``elems`` (the root where there are fewer)."""

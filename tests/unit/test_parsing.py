@@ -241,6 +241,14 @@ def test_nearest_marked_ancestor_and_ancestors_at() -> None:
     assert doc.ancestors_at(np.array([b]), 10).tolist() == [0]  # the root where there are fewer levels
 
 
+@pytest.mark.parametrize("tags", [{"div"}, {"p", "li"}, {"ul"}, {"i"}, {"html"}, set()])
+def test_within_a_marked_subtree_is_having_a_nearest_marked_ancestor(tags: set[str]) -> None:
+    doc = parse_html("<div><ul><li><p><b>x</b></p><i>y</i></li><li>z</li></ul><p>w</p></div><ul><li>v</li></ul><p>u")
+    marked = doc.elem_tagged(tags)
+    assert doc.within(marked).tolist() == (doc.nearest_marked(marked) >= 0).tolist()
+    assert doc.blocks_within(marked).tolist() == (doc.nearest_marked(marked) >= 0)[doc.block_elem].tolist()
+
+
 def test_attribute_counts_per_element() -> None:
     doc = parse_html(
         "<div id=a class=b><p id=c>x</p><p class=d>y</p><p title=e>z</p>"
