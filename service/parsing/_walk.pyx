@@ -4,8 +4,9 @@
 The Python walk pays for a ``LexborNode`` object and two property calls per node;
 here a node is a ``lxb_dom_node_t`` pointer and its tag id, type and text are
 struct fields (``cimport``-ed from selectolax's shipped ``lexbor.pxd``; an element's
-id and class attributes, which Lexbor keeps a pointer to, from Lexbor's own
-``element.h``), so no Lexbor function is called and nothing is linked. Text is still cut with
+attributes, and their names in the document's name table, from Lexbor's own
+``element.h`` and ``attr.h``), so no Lexbor function is called (but one inline in a
+header) and nothing is linked. Text is still cut with
 Python's own ``str`` methods, so white space and printability are decided
 exactly as the Python walk decides them; only all-ASCII white space, the most
 common leaf, is recognised on the bytes. Built only against the selectolax
@@ -15,7 +16,7 @@ version it was compiled with (``SELECTOLAX_VERSION``; see ``setup.py``).
 from cpython.unicode cimport PyUnicode_DecodeASCII, PyUnicode_DecodeUTF8
 from libc.stdint cimport int32_t, int64_t, uint8_t, uintptr_t
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 from selectolax.lexbor cimport (
     LXB_DOM_NODE_TYPE_ELEMENT,
     LXB_DOM_NODE_TYPE_TEXT,
@@ -39,11 +40,24 @@ cdef extern from *:
 SELECTOLAX_VERSION = _SELECTOLAX_VERSION.decode("ascii")
 
 
-# The two attributes Lexbor keeps a pointer to in every element (selectolax's pxd leaves the struct opaque).
+# An element's attributes (selectolax's pxd leaves the struct opaque): the two Lexbor keeps a pointer to,
+# and the list of all of them.
 cdef extern from "lexbor/dom/interfaces/element.h":
     ctypedef struct _Element "lxb_dom_element_t":
+        lxb_dom_attr_t *first_attr
         lxb_dom_attr_t *attr_id
         lxb_dom_attr_t *attr_class
+
+# An attribute's name: a standard one's id is its number in Lexbor's table (the walk needs only "style"),
+# any other's is the address of its entry in the document's name table, which holds the name (lower case).
+cdef extern from "lexbor/dom/interfaces/attr.h":
+    cdef uintptr_t LXB_DOM_ATTR_STYLE
+    cdef uintptr_t LXB_DOM_ATTR__LAST_ENTRY
+    ctypedef struct _HashEntry "lexbor_hash_entry_t":
+        size_t length
+    ctypedef struct _AttrData "lxb_dom_attr_data_t":
+        _HashEntry entry
+    const unsigned char *lexbor_hash_entry_str(const _HashEntry *entry)
 
 # A tag's role, one byte per Lexbor tag id below TABLE_SIZE (every id the walk tells apart is a standard one).
 cdef enum:
@@ -159,22 +173,57 @@ cdef inline str _attr_value(lxb_dom_attr_t *attr):
     return PyUnicode_DecodeUTF8(<const char *> attr.value.data, attr.value.length, "replace")
 
 
-cdef inline void _record_names(lxb_dom_node_t *node, int32_t elem, dict ids, dict classes) except *:
-    """The element's id and class (the Python walk's ``_record_names``)."""
+cdef class _Recorded:
+    """The recorded attributes (``RECORDED_ATTRIBUTES`` of :mod:`service.parsing.attributes`), a dict by element each."""
+
+    cdef dict ids, classes, roles, hidden, aria_hidden, styles
+
+    def __cinit__(self):
+        self.ids, self.classes, self.roles, self.hidden, self.aria_hidden, self.styles = {}, {}, {}, {}, {}, {}
+
+    def by_name(self):
+        return {
+            "id": self.ids, "class": self.classes, "role": self.roles, "hidden": self.hidden,
+            "aria-hidden": self.aria_hidden, "style": self.styles,
+        }
+
+
+cdef inline bint _named(const _AttrData *data, const char *name, size_t length) noexcept:
+    return data.entry.length == length and memcmp(lexbor_hash_entry_str(&data.entry), name, length) == 0
+
+
+cdef inline void _record_names(lxb_dom_node_t *node, int32_t elem, _Recorded recorded) except *:
+    """The element's recorded attributes (the Python walk's ``_record_names``)."""
     if node.type != LXB_DOM_NODE_TYPE_ELEMENT:
         return
     cdef _Element *element = <_Element *> node
     if element.attr_id != NULL:
-        ids[elem] = _attr_value(element.attr_id)
+        recorded.ids[elem] = _attr_value(element.attr_id)
     if element.attr_class != NULL:
-        classes[elem] = _attr_value(element.attr_class)
+        recorded.classes[elem] = _attr_value(element.attr_class)
+    cdef lxb_dom_attr_t *attr = element.first_attr
+    cdef uintptr_t name
+    cdef const _AttrData *data
+    while attr != NULL:
+        name = attr.node.local_name
+        if name == LXB_DOM_ATTR_STYLE:
+            recorded.styles[elem] = _attr_value(attr)
+        elif name > LXB_DOM_ATTR__LAST_ENTRY:
+            data = <const _AttrData *> name
+            if _named(data, "role", 4):
+                recorded.roles[elem] = _attr_value(attr)
+            elif _named(data, "hidden", 6):
+                recorded.hidden[elem] = _attr_value(attr)
+            elif _named(data, "aria-hidden", 11):
+                recorded.aria_hidden[elem] = _attr_value(attr)
+        attr = attr.next
 
 
 def walk(LexborNode root):
     """The Python walk's columns for the tree under ``root`` (see ``_Builder.walk``), as one tuple.
 
     (elem_tag, elem_parent, elem_nth, elem_path, elem_address, path_parent, path_tag,
-    texts, block_elem, block_child, block_paragraph, block_flags, kept, elem_ids, elem_classes)
+    texts, block_elem, block_child, block_paragraph, block_flags, kept, elem_attributes)
     """
     if not _configured:
         raise RuntimeError("configure() the compiled walk first")
@@ -190,7 +239,8 @@ def walk(LexborNode root):
     cdef Column addresses
     memset(&addresses, 0, sizeof(Column))
     cdef list path_parent = [], path_tag = [], texts = [], elem_tag = [], kept = []
-    cdef dict names = {}, ids = {}, classes = {}
+    cdef dict names = {}
+    cdef _Recorded recorded = _Recorded()
     cdef _Trie trie = _Trie()
     cdef lxb_dom_node_t *node
     cdef lxb_dom_character_data_t *character
@@ -217,7 +267,7 @@ def walk(LexborNode root):
         _push(&elem_nth, 1)
         _push(&elem_path, 0)
         _push(&addresses, <int64_t> <uintptr_t> root.node)
-        _record_names(root.node, 0, ids, classes)
+        _record_names(root.node, 0, recorded)
         node = root.node.first_child
         while True:
             while node != NULL:
@@ -336,7 +386,7 @@ def walk(LexborNode root):
                     _push(&elem_nth, elem_index)
                     _push(&elem_path, path)
                     _push(&addresses, <int64_t> <uintptr_t> node)
-                    _record_names(node, elem, ids, classes)
+                    _record_names(node, elem, recorded)
                     if effect & _block_level:
                         paragraph = elem
                 else:
@@ -373,8 +423,7 @@ def walk(LexborNode root):
             _array(&block_paragraph),
             flags_array,
             kept,
-            ids,
-            classes,
+            recorded.by_name(),
         )
     finally:
         free(stack)

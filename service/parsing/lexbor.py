@@ -20,7 +20,7 @@ import numpy as np
 import selectolax
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from service.parsing.attributes import TreeAttributes
+from service.parsing.attributes import RECORDED_ATTRIBUTES, TreeAttributes
 from service.parsing.budget import PageBudget
 from service.parsing.decode import to_utf8
 from service.parsing.document import BLOCK_LEVEL_TAGS, Document
@@ -100,8 +100,9 @@ class Columns(NamedTuple):
     block_paragraph: np.ndarray  # int32
     block_flags: np.ndarray  # uint8, _SPACE_BEFORE | _BREAK_BEFORE | _IN_PRE | _IN_LINK | _FLATTENED
     kept: list[LexborNode]  # the <head>, <script>, <time>, <h1> and <meta> nodes met, in document order
-    elem_ids: dict[int, str]  # the id attribute of the elements that have one ("" where it has no value)
-    elem_classes: dict[int, str]  # the class attribute, likewise: pruning, texrex and readability read both
+    # each of RECORDED_ATTRIBUTES, by element, where the element has it ("" where it has no value): every
+    # extraction reads them (pruning's regions and hidden subtrees, texrex, readability)
+    elem_attributes: dict[str, dict[int, str]]
 
 
 Walk = Callable[[LexborNode], Columns]
@@ -227,9 +228,9 @@ class _Builder:
         self.block_paragraph: list[int] = []
         self.block_flags: list[int] = []
         self.kept: list[LexborNode] = []  # <head>, <script>, <time>, <h1> and <meta> nodes, for the page's markup
-        # Every page's id and class are read (regions, texrex, readability): cheaper here than by a matcher pass.
-        self.elem_ids: dict[int, str] = {}
-        self.elem_classes: dict[int, str] = {}
+        # Every page's RECORDED_ATTRIBUTES are read (regions, hidden subtrees, texrex, readability): cheaper
+        # here than by a matcher pass.
+        self.elem_attributes: dict[str, dict[int, str]] = {name: {} for name in RECORDED_ATTRIBUTES}
 
     def walk(self, root: LexborNode) -> None:
         """Depth-first over the tree with an explicit stack (no recursion limit).
@@ -334,13 +335,12 @@ class _Builder:
                 depth -= 1
 
     def _record_names(self, elem: int, node: LexborNode) -> None:
-        """The element's id and class, as ``node.attrs.get`` reads them."""
+        """The element's :data:`RECORDED_ATTRIBUTES`, as ``node.attrs.get`` reads them."""
         attributes = node.attributes
         if attributes:
-            if "id" in attributes:
-                self.elem_ids[elem] = attributes["id"] or ""
-            if "class" in attributes:
-                self.elem_classes[elem] = attributes["class"] or ""
+            for name, values in self.elem_attributes.items():
+                if name in attributes:
+                    values[elem] = attributes[name] or ""
 
     def columns(self) -> Columns:
         flags = np.fromiter(self.block_flags, dtype=np.uint8, count=len(self.block_flags))
@@ -359,8 +359,7 @@ class _Builder:
             block_paragraph=_int32(self.block_paragraph),
             block_flags=flags,
             kept=self.kept,
-            elem_ids=self.elem_ids,
-            elem_classes=self.elem_classes,
+            elem_attributes=self.elem_attributes,
         )
 
 
@@ -373,9 +372,7 @@ def _document(
         elem_parent=columns.elem_parent,
         elem_nth=columns.elem_nth,
         elem_path=columns.elem_path,
-        attributes=TreeAttributes(
-            tree, columns.elem_address, columns.kept, recorded={"id": columns.elem_ids, "class": columns.elem_classes}
-        ),
+        attributes=TreeAttributes(tree, columns.elem_address, columns.kept, recorded=columns.elem_attributes),
         path_parent=columns.path_parent,
         path_tag=columns.path_tag,
         texts=columns.texts,

@@ -10,6 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from selectolax.lexbor import LexborHTMLParser
 
+from service.parsing import lexbor
+from service.parsing.attributes import RECORDED_ATTRIBUTES
 from service.parsing.document import Document
 from service.parsing.lexbor import MAX_DEPTH, parse_html
 from service.parsing.nesting import MAX_BLOCK_NESTING, flatten_deep_nesting
@@ -247,6 +249,29 @@ def test_within_a_marked_subtree_is_having_a_nearest_marked_ancestor(tags: set[s
     marked = doc.elem_tagged(tags)
     assert doc.within(marked).tolist() == (doc.nearest_marked(marked) >= 0).tolist()
     assert doc.blocks_within(marked).tolist() == (doc.nearest_marked(marked) >= 0)[doc.block_elem].tolist()
+
+
+RECORDED_PAGE = (
+    '<div ROLE="Main" style="color:red" hidden aria-hidden=true id=a class=b data-role=x roles=y>'
+    '<p aria-hiddenx=1 role="" data-a-name-longer-than-sixteen-letters=z Hidden=until-found>x</p>'
+    "<svg role=img><g style=s></g></svg><span Style='display:none'>y</span></div>"
+)
+
+
+@pytest.mark.parametrize("walk", ["compiled", "python"])
+def test_the_walk_records_the_attributes_every_extraction_reads(walk: str) -> None:
+    if walk == "compiled" and lexbor.compiled_walk is None:
+        pytest.skip("compiled walk not built (make build-ext)")
+    doc = parse_html(RECORDED_PAGE, walk=lexbor.compiled_walk if walk == "compiled" else lexbor.python_walk)
+    div, p, span = (doc.elem_tag.index(tag) for tag in ("div", "p", "span"))
+    assert doc.elem_attribute("role") == {div: "Main", p: ""}  # values as written, names in any case
+    assert doc.elem_attribute("hidden") == {div: "", p: "until-found"}
+    assert doc.elem_attribute("aria-hidden") == {div: "true"}
+    assert doc.elem_attribute("style") == {div: "color:red", span: "display:none"}  # not in the skipped <svg>
+    assert (doc.elem_attribute("id"), doc.elem_attribute("class")) == ({div: "a"}, {div: "b"})
+    for name in RECORDED_ATTRIBUTES:  # what the matcher finds, one name at a time
+        assert doc.elem_attribute(name) == {**doc.elem_attribute(name, "div"), **doc.elem_attribute(name, "p"),
+                                            **doc.elem_attribute(name, "span")}  # fmt: skip
 
 
 def test_attribute_counts_per_element() -> None:
