@@ -10,6 +10,7 @@ Readability would offer its reader view, less the further the page is from it.
 
 from __future__ import annotations
 
+import math
 import re
 
 import numpy as np
@@ -48,5 +49,7 @@ def readable_score(document: Document) -> float:
         marks = f"{classes.get(elem, '')} {ids.get(elem, '')}"
         if (_UNLIKELY.search(marks) and not _MAYBE.search(marks)) or hides[elem]:
             continue
-        score += float(np.sqrt(chars[elem] - MIN_PARAGRAPH_CHARS))
-    return min(1.0, score / READERABLE_SCORE)
+        score += math.sqrt(chars[elem] - MIN_PARAGRAPH_CHARS)
+        if score >= READERABLE_SCORE:  # the cap: no later paragraph changes the answer
+            return 1.0
+    return score / READERABLE_SCORE
