@@ -1,4 +1,4 @@
-"""Fixtures of the evaluation tests: the WCXB dev pages, and the quality gate's remembered passes."""
+"""Fixtures of the evaluation tests: the WCXB dev pages, the Dragnet pages, and the quality gate's remembered passes."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from service.paths import default_data_dir
+from service.paths import default_check_data_dir, default_data_dir
 
 from support.gate_cache import GatePasses
 
@@ -20,6 +20,15 @@ def data_dir() -> Path:
     path = default_data_dir()
     if not (path / "html").is_dir():
         pytest.skip(f"WCXB dev pages not found at {path} (set EXTRACT_DATA_DIR)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def dragnet_dir() -> Path:
+    """The Dragnet 2012 pages (evaluation only); tests that need them skip cleanly when they are absent."""
+    path = default_check_data_dir()
+    if not (path / "html").is_dir():
+        pytest.skip(f"Dragnet pages not found at {path} (set EXTRACT_CHECK_DATA_DIR)")
     return path
 
 

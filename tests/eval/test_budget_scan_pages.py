@@ -12,7 +12,6 @@ import pytest
 
 from service.commands.pages import load_pages
 from service.parsing.decode import to_utf8
-from service.paths import default_check_data_dir
 
 from support.scans import assert_scans_agree, compiled
 
@@ -34,8 +33,5 @@ def test_every_dev_page_is_counted_alike(data_dir: Path) -> None:
 @compiled
 @pytest.mark.data
 @pytest.mark.slow
-def test_every_dragnet_page_is_counted_alike() -> None:
-    pages_dir = default_check_data_dir()
-    if not (pages_dir / "html").is_dir():
-        pytest.skip(f"Dragnet pages not found at {pages_dir} (set EXTRACT_CHECK_DATA_DIR)")
-    _assert_every_page_counted_alike(pages_dir)
+def test_every_dragnet_page_is_counted_alike(dragnet_dir: Path) -> None:
+    _assert_every_page_counted_alike(dragnet_dir)

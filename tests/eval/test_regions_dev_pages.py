@@ -13,7 +13,6 @@ import pytest
 from service.commands.pages import load_pages
 from service.features import structure
 from service.parsing.lexbor import parse_html
-from service.paths import default_check_data_dir
 
 compiled = pytest.mark.skipif(
     structure.compiled_region_bits is None, reason="compiled region-word scan not built (make build-ext)"
@@ -41,8 +40,5 @@ def test_every_dev_page_gets_the_same_region_bits(data_dir: Path) -> None:
 @compiled
 @pytest.mark.data
 @pytest.mark.slow
-def test_every_dragnet_page_gets_the_same_region_bits() -> None:
-    pages_dir = default_check_data_dir()
-    if not (pages_dir / "html").is_dir():
-        pytest.skip(f"Dragnet pages not found at {pages_dir} (set EXTRACT_CHECK_DATA_DIR)")
-    _assert_every_page_alike(pages_dir)
+def test_every_dragnet_page_gets_the_same_region_bits(dragnet_dir: Path) -> None:
+    _assert_every_page_alike(dragnet_dir)
