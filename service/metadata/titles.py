@@ -31,6 +31,8 @@ _PIPE = re.compile(r"\s\|\s")
 _ENTITY = re.compile(r"&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
 # What documentation generators append to a heading as its permalink (Sphinx's pilcrow, "#").
 _PERMALINK = re.compile(r"\s*[¶#§]+\s*$")
+# Soft hyphens and zero-width characters: invisible, but they split a word in two ("Assis\xadtance").
+_INVISIBLE = dict.fromkeys(map(ord, "\xad\u200b\u200c\u200d\u2060\ufeff"))
 
 
 def _words(text: str) -> set[str]:
@@ -70,10 +72,10 @@ def _within(heading: str, title: str) -> bool:
 
 
 def _clean(text: str) -> str:
-    """``text`` with a twice-escaped entity read, double-encoded UTF-8 repaired and a permalink mark cut off."""
+    """``text`` with a twice-escaped entity read, misread UTF-8 repaired, invisible marks and a permalink cut off."""
     if "&" in text and _ENTITY.search(text):
         text = html.unescape(text)
-    text = repair_mojibake(text)
+    text = repair_mojibake(text).translate(_INVISIBLE)
     return _PERMALINK.sub("", text) if text.endswith(("¶", "#", "§", " ")) else text
 
 

@@ -1,0 +1,20 @@
+"""The page's title: which of the head's titles and the <h1>s names the page, and how it is cleaned."""
+
+from __future__ import annotations
+
+from service.metadata.extract import extract_metadata
+from service.parsing.lexbor import parse_html
+
+BODY = "<p>Some paragraph that is long enough to be the body of the page, with words in it.</p>"
+
+
+def title_of(head: str = "", body: str = BODY, url: str = "https://example.com/guide/page") -> str | None:
+    html = f"<!doctype html><html><head>{head}</head><body>{body}</body></html>"
+    return extract_metadata(parse_html(html), url).title
+
+
+def test_a_soft_hyphen_in_the_h1_does_not_split_its_word() -> None:
+    head = "<title>City of Marion Building Department: Home Repair Assistance Program</title>"
+    assert title_of(head, f"<h1>Home Repair Assis&shy;tance Program</h1>{BODY}") == "Home Repair Assistance Program"
+    zero_width = f"<h1>Home Repair Assis\u200btance Program</h1>{BODY}"
+    assert title_of(head, zero_width) == "Home Repair Assistance Program"
