@@ -33,6 +33,7 @@ _ENTITY = re.compile(r"&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
 _PERMALINK = re.compile(r"\s*[¶#§]+\s*$")
 # Soft hyphens and zero-width characters: invisible, but they split a word in two ("Assis\xadtance").
 _INVISIBLE = dict.fromkeys(map(ord, "\xad\u200b\u200c\u200d\u2060\ufeff"))
+_NOT_ALNUM = re.compile(r"[\W_]+")
 
 
 def _words(text: str) -> set[str]:
@@ -71,6 +72,14 @@ def _within(heading: str, title: str) -> bool:
     return bool(heading_words) and len(heading_words & _words(title)) / len(heading_words) >= WITHIN
 
 
+def _glued(heading: str, title: str) -> bool:
+    """Whether ``heading`` is ``title`` with the space between two inline elements lost ("News ProductManagement")."""
+    return (
+        len(_WORD.findall(heading)) < len(_WORD.findall(title))
+        and _NOT_ALNUM.sub("", heading).lower() == _NOT_ALNUM.sub("", title).lower()
+    )
+
+
 def _clean(text: str) -> str:
     """``text`` with a twice-escaped entity read, misread UTF-8 repaired, invisible marks and a permalink cut off."""
     if "&" in text and _ENTITY.search(text):
@@ -99,7 +108,7 @@ def best_title(
     if reference:
         for heading in headings:
             if _agrees(heading, reference):
-                return heading
+                return reference if _glued(heading, reference) else heading
         if headings and _within(headings[0], reference):
             return headings[0]
     for candidate in (headline, *head_titles, *headings[:1]):

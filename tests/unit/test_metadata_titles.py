@@ -18,3 +18,11 @@ def test_a_soft_hyphen_in_the_h1_does_not_split_its_word() -> None:
     assert title_of(head, f"<h1>Home Repair Assis&shy;tance Program</h1>{BODY}") == "Home Repair Assistance Program"
     zero_width = f"<h1>Home Repair Assis\u200btance Program</h1>{BODY}"
     assert title_of(head, zero_width) == "Home Repair Assistance Program"
+
+
+def test_an_h1_whose_words_ran_together_gives_way_to_the_same_head_title() -> None:
+    head = "<title>News Product Management Certification | News Product Alliance</title>"
+    glued = f"<h1>News Product<span>Management</span> Certification</h1>{BODY}"
+    assert title_of(head, glued) == "News Product Management Certification"
+    cased = f"<h1>News product management certification</h1>{BODY}"
+    assert title_of(head, cased) == "News product management certification"  # the same words: the <h1> as it is
