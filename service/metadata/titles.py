@@ -34,6 +34,7 @@ _PERMALINK = re.compile(r"\s*[¶#§]+\s*$")
 # Soft hyphens and zero-width characters: invisible, but they split a word in two ("Assis\xadtance").
 _INVISIBLE = dict.fromkeys(map(ord, "\xad\u200b\u200c\u200d\u2060\ufeff"))
 _NOT_ALNUM = re.compile(r"[\W_]+")
+_LETTER = re.compile(r"[^\W\d_]")  # a letter of any script
 
 
 def _words(text: str) -> set[str]:
@@ -99,11 +100,12 @@ def best_title(
 ) -> str | None:
     """The headline, chosen among the JSON-LD headline, the meta titles, ``<title>`` and the ``<h1>``s."""
     headline = strip_site(_clean(headline), site_name) if headline else ""
-    headings = [_clean(heading) for heading in headings[:2]]
     head_titles = [strip_site(_clean(t).lstrip("|–—·» "), site_name) for t in (*meta_titles, page_title) if t]
     site = _words(site_name) if site_name and not home else None
     if site:  # below the site's root, a head title that is only the site's name ("Glossier") names no page
         head_titles = [t for t in head_titles if not _words(t) <= site]
+    # an <h1> without a letter (a post's vote count, "94") names nothing: the next one is read instead
+    headings = [h for h in (_clean(heading) for heading in headings[:4]) if _LETTER.search(h)][:2]
     reference = head_titles[0] if head_titles else headline
     if reference:
         for heading in headings:

@@ -26,3 +26,9 @@ def test_an_h1_whose_words_ran_together_gives_way_to_the_same_head_title() -> No
     assert title_of(head, glued) == "News Product Management Certification"
     cased = f"<h1>News product management certification</h1>{BODY}"
     assert title_of(head, cased) == "News product management certification"  # the same words: the <h1> as it is
+
+
+def test_an_h1_without_a_letter_is_passed_over() -> None:
+    votes = f"<h1>94</h1><h1>Scalable End-to-End Interpretability</h1>{BODY}"
+    assert title_of("", votes) == "Scalable End-to-End Interpretability"
+    assert title_of("", f"<h1>2024</h1><h1>#1</h1><h1>Annual Report</h1>{BODY}") == "Annual Report"
