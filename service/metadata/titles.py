@@ -34,6 +34,8 @@ _PERMALINK = re.compile(r"\s*[¶#§]+\s*$")
 # Soft hyphens and zero-width characters: invisible, but they split a word in two ("Assis\xadtance").
 _INVISIBLE = dict.fromkeys(map(ord, "\xad\u200b\u200c\u200d\u2060\ufeff"))
 _NOT_ALNUM = re.compile(r"[\W_]+")
+# What a site's menu calls its root page: on the home page, a title of only this names the site, not the page.
+HOME_LABELS = frozenset({"home", "homepage", "home page", "welcome", "shop", "index"})
 _LETTER = re.compile(r"[^\W\d_]")  # a letter of any script
 
 
@@ -89,6 +91,17 @@ def _clean(text: str) -> str:
     return _PERMALINK.sub("", text) if text.endswith(("¶", "#", "§", " ")) else text
 
 
+def _home_named(title: str, site_name: str | None) -> str:
+    """A home page's ``title`` without the site's segment, unless that leaves only a menu label ("Home - Site").
+
+    "" where the title is only such a label (an ``og:title`` "Home"): it names no page.
+    """
+    stripped = strip_site(title, site_name)
+    if stripped.lower() not in HOME_LABELS:
+        return stripped
+    return "" if title.lower() in HOME_LABELS else title
+
+
 def best_title(
     *,
     headline: str,
@@ -99,8 +112,10 @@ def best_title(
     home: bool = True,
 ) -> str | None:
     """The headline, chosen among the JSON-LD headline, the meta titles, ``<title>`` and the ``<h1>``s."""
-    headline = strip_site(_clean(headline), site_name) if headline else ""
-    head_titles = [strip_site(_clean(t).lstrip("|–—·» "), site_name) for t in (*meta_titles, page_title) if t]
+    named = _home_named if home else strip_site
+    headline = named(_clean(headline), site_name) if headline else ""
+    head_titles = [named(_clean(t).lstrip("|–—·» "), site_name) for t in (*meta_titles, page_title) if t]
+    head_titles = [t for t in head_titles if t]
     site = _words(site_name) if site_name and not home else None
     if site:  # below the site's root, a head title that is only the site's name ("Glossier") names no page
         head_titles = [t for t in head_titles if not _words(t) <= site]

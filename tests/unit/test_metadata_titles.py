@@ -32,3 +32,15 @@ def test_an_h1_without_a_letter_is_passed_over() -> None:
     votes = f"<h1>94</h1><h1>Scalable End-to-End Interpretability</h1>{BODY}"
     assert title_of("", votes) == "Scalable End-to-End Interpretability"
     assert title_of("", f"<h1>2024</h1><h1>#1</h1><h1>Annual Report</h1>{BODY}") == "Annual Report"
+
+
+def test_a_home_page_titled_by_its_menu_label_keeps_the_site_name() -> None:
+    head = "<title>Home - Ohio Artisan Collective</title>"
+    head += '<meta property="og:site_name" content="Ohio Artisan Collective">'
+    assert title_of(head, url="https://ohioartisancollective.com/") == "Home - Ohio Artisan Collective"
+    label_only = '<meta property="og:title" content="Home"><title>Home - The GitHub Blog</title>'
+    label_only += '<meta property="og:site_name" content="The GitHub Blog">'
+    assert title_of(label_only, url="https://github.blog/") == "Home - The GitHub Blog"
+    # below the root "Shop" names the page: the site's segment still goes
+    shop = '<title>Shop - The Barn Swallow</title><meta property="og:site_name" content="The Barn Swallow">'
+    assert title_of(shop, url="https://www.thebarnswallow.com/shop") == "Shop"
