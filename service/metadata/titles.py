@@ -121,6 +121,8 @@ def best_title(
         head_titles = [t for t in head_titles if not _words(t) <= site]
     # an <h1> without a letter (a post's vote count, "94") names nothing: the next one is read instead
     headings = [h for h in (_clean(heading) for heading in headings[:4]) if _LETTER.search(h)][:2]
+    # an <h1> with " | " in it repeats a head title's template ("Headline | Section | Site"): its tail goes too
+    headings = [strip_site(h, site_name) if _PIPE.search(h) else h for h in headings]
     reference = head_titles[0] if head_titles else headline
     if reference:
         for heading in headings:

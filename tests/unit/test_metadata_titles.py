@@ -44,3 +44,12 @@ def test_a_home_page_titled_by_its_menu_label_keeps_the_site_name() -> None:
     # below the root "Shop" names the page: the site's segment still goes
     shop = '<title>Shop - The Barn Swallow</title><meta property="og:site_name" content="The Barn Swallow">'
     assert title_of(shop, url="https://www.thebarnswallow.com/shop") == "Shop"
+
+
+def test_an_h1_that_repeats_the_head_title_template_loses_its_tail() -> None:
+    head = "<title>Hifiman Sundara Headphones | 2020 Edition | Audio Shop</title>"
+    assert title_of(head, f"<h1>Hifiman Sundara Headphones | 2020 Edition</h1>{BODY}") == "Hifiman Sundara Headphones"
+    dashed = f"<h1>Best Bread Machines – My Favorites!</h1>{BODY}"  # no pipe: a subtitle the headline keeps
+    assert (
+        title_of("<title>Best Bread Machines – My Favorites!</title>", dashed) == "Best Bread Machines – My Favorites!"
+    )
