@@ -2,10 +2,12 @@
 
 ``<title>`` and ``og:title`` often read "Headline | Site"; the ``<h1>`` is
 often the bare headline but on many sites is the logo or a section name. An
-``<h1>`` that agrees with the head's title, or whose words the head's title
-holds (the shop's "Hiking Boots" in "Hiking Boots: Shop Boots for Hiking"),
-is taken as it is; otherwise the head's title is cut at its separators and
-the site's segment dropped (the JSON-LD headline's too). Below a site's root,
+``<h1>`` that agrees with the head's first title (else, below the site's root,
+with another of its titles: an ``og:title`` written for sharing differs from
+the ``<title>``), or whose words the head's title holds (the shop's "Hiking
+Boots" in "Hiking Boots: Shop Boots for Hiking"), is taken as it is;
+otherwise the head's title is cut at its separators and the site's segment
+dropped (the JSON-LD headline's too). Below a site's root,
 a head title that is only the site's name ("Glossier") names no page. Titles that carry an entity twice escaped
 ("Actuary&#8217;s") are unescaped once more, and double-encoded UTF-8 is read back.
 """
@@ -125,9 +127,12 @@ def best_title(
     headings = [strip_site(h, site_name) if _PIPE.search(h) else h for h in headings]
     reference = head_titles[0] if head_titles else headline
     if reference:
-        for heading in headings:
-            if _agrees(heading, reference):
-                return reference if _glued(heading, reference) else heading
+        # where the head's titles disagree, the one an <h1> agrees with names the page (not on a home
+        # page, whose titles are the site's name and its tagline: the <h1> repeats the tagline)
+        for title in (reference, *(() if home else (*head_titles[1:], headline))):
+            for heading in headings:
+                if title and _agrees(heading, title):
+                    return title if _glued(heading, title) else heading
         if headings and _within(headings[0], reference):
             return headings[0]
     for candidate in (headline, *head_titles, *headings[:1]):

@@ -53,3 +53,14 @@ def test_an_h1_that_repeats_the_head_title_template_loses_its_tail() -> None:
     assert (
         title_of("<title>Best Bread Machines – My Favorites!</title>", dashed) == "Best Bread Machines – My Favorites!"
     )
+
+
+def test_an_h1_names_the_page_where_it_agrees_with_a_later_head_title() -> None:
+    head = '<meta property="og:title" content="Buying a laptop? These are the 9 best laptops you can buy today">'
+    head += "<title>Best laptops 2026: Premium, budget, gaming and more | PCWorld</title>"
+    h1 = "Best laptops 2026: Premium, budget, gaming, 2-in-1, and more"
+    assert title_of(head, f"<h1>{h1}</h1>{BODY}") == h1
+    home = '<meta property="og:title" content="Plausible Analytics">'
+    home += "<title>Plausible Analytics | Simple, privacy-friendly Google Analytics alternative</title>"
+    tagline = f"<h1>Easy to use and privacy-friendly Google Analytics alternative</h1>{BODY}"
+    assert title_of(home, tagline, url="https://plausible.io/") == "Plausible Analytics"  # a home page's tagline
