@@ -14,6 +14,8 @@ pages (``python -m service eval --metadata --part train``):
   declares one, an earlier day the page shows before its update;
 - where the page shows no day its markup knows and JSON-LD declares one, the
   date shown right under the headline (its byline's), where there is one;
+- where nothing declares a day, the date under the headline, else the first
+  the page shows (its header may show today's: "Friday, December 19, 2025");
 - a day the URL carries (``/2025/12/18/``) wins over one a day away from it:
   a UTC timestamp shifted by the time zone.
 """
@@ -61,7 +63,10 @@ def published_day(clues: DateClues, seen: Visible) -> str | None:
     if shown is None and clues.source == JSON_LD:
         under = seen.day_after(clues.headline)
         shown = next((day for day in under if day in known), under[0] if under else None)
-    day = shown or published or (timed[0] if timed else None) or in_url or next(seen.iter_days(), None)
+    day = shown or published or (timed[0] if timed else None) or in_url
+    if day is None:  # a page's header may show today's date: the byline's under the headline comes first
+        under = seen.day_after(clues.headline)
+        day = under[0] if under else next(seen.iter_days(), None)
     return _as_in_url(day, in_url)
 
 

@@ -100,3 +100,11 @@ def test_an_earlier_day_shown_before_the_update_is_the_publication_where_none_is
 def test_microsoft_learn_ms_date_is_a_publication() -> None:
     head = '<meta name="ms.date" content="2025-03-06T00:00:00Z">'
     assert published(head, f"<p>Feedback from March 25, 2025</p>{BODY}") == "2025-03-06"
+
+
+def test_without_a_declared_day_the_byline_date_wins_over_the_header_date() -> None:
+    body = "<p>Friday, December 19, 2025</p><h1>Tax 101: Understanding the basics</h1>"
+    body += "<p>By The Currency editors</p><p>12.12.2025</p>" + BODY
+    assert published(body=body) == "2025-12-12"
+    no_byline = "<p>Friday, December 19, 2025</p><h1>Tax 101</h1>" + BODY * 4 + "<p>Related: 12.12.2025</p>"
+    assert published(body=no_byline) == "2025-12-19"  # nothing under the headline: the first date shown
