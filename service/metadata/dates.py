@@ -14,7 +14,8 @@ from dateutil import parser as dateutil_parser
 
 # Years a page's publication date can fall in (a product number is no date).
 MIN_YEAR, MAX_YEAR = 1990, 2100
-_ISO = re.compile(r"\s*(\d{4})-(\d{1,2})-(\d{1,2})")
+# 2025-09-04, 2025/09/04, 2025.09.04: the year first, one separator throughout.
+_ISO = re.compile(r"\s*(\d{4})([-/.])(\d{1,2})\2(\d{1,2})")
 _COMPACT = re.compile(r"\s*(\d{4})(\d{2})(\d{2})(?:T|\b)")  # 20250904 or 20250904T1250
 # /2025/09/04/, /2025-09-04-, /20250904/ in a URL's path.
 _URL_DATE = re.compile(r"/((?:19|20)\d{2})[/-](\d{1,2})[/-](\d{1,2})(?:[/-]|$)|/((?:19|20)\d{2})(\d{2})(\d{2})/")
@@ -47,7 +48,10 @@ def iso_day(text: str | None) -> str | None:
     """``text`` as ``YYYY-MM-DD``, or None where it is no date with a year (or no plausible one)."""
     if not text:
         return None
-    match = _ISO.match(text) or _COMPACT.match(text)
+    match = _ISO.match(text)
+    if match:
+        return _day(int(match.group(1)), int(match.group(3)), int(match.group(4)))
+    match = _COMPACT.match(text)
     if match:
         return _day(int(match.group(1)), int(match.group(2)), int(match.group(3)))
     match = _MONTH_FIRST.search(text) or _DAY_FIRST.search(text)

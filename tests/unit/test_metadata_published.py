@@ -108,3 +108,11 @@ def test_without_a_declared_day_the_byline_date_wins_over_the_header_date() -> N
     assert published(body=body) == "2025-12-12"
     no_byline = "<p>Friday, December 19, 2025</p><h1>Tax 101</h1>" + BODY * 4 + "<p>Related: 12.12.2025</p>"
     assert published(body=no_byline) == "2025-12-19"  # nothing under the headline: the first date shown
+
+
+def test_a_year_first_date_with_dots_or_slashes_is_read() -> None:
+    assert day_readings("2025.12.17") == ("2025-12-17",)
+    assert day_readings("2024/01/20") == ("2024-01-20",)
+    body = "<h1>The Programming Language Death Spiral</h1><p>Essay - Published: 2025.12.17 |</p>" + BODY
+    assert published(body=body) == "2025-12-17"
+    assert day_readings("2025.12-17") == ()  # mixed separators: no date
