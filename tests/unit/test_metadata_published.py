@@ -116,3 +116,11 @@ def test_a_year_first_date_with_dots_or_slashes_is_read() -> None:
     body = "<h1>The Programming Language Death Spiral</h1><p>Essay - Published: 2025.12.17 |</p>" + BODY
     assert published(body=body) == "2025-12-17"
     assert day_readings("2025.12-17") == ()  # mixed separators: no date
+
+
+def test_a_dashed_month_day_year_is_read_where_its_order_shows() -> None:
+    assert day_readings("11-29-2024") == ("2024-11-29",)
+    assert day_readings("29-11-2024") == ("2024-11-29",)
+    assert day_readings("02-12-2025") == ()  # either order gives a day: none is taken
+    body = "<h1>Thread: Which web host?</h1><p>11-29-2024, 09:03 AM</p>" + BODY
+    assert published(body=body) == "2024-11-29"
