@@ -138,14 +138,15 @@ def _published(
     modified: str | None,
 ) -> str | None:
     """The publication day (see :mod:`service.metadata.published`) from the page's date clues."""
+    in_head = _first_dated(meta, (*PUBLISHED_META, *_named_like(meta, "publish")))
     declared, source = _ld_text(main, "datePublished", "dateCreated", "uploadDate"), JSON_LD
     if not iso_day(declared):
-        declared, source = _first_dated(meta, (*PUBLISHED_META, *_named_like(meta, "publish"))), HEAD_META
+        declared, source = in_head, HEAD_META
     if not declared:
         items = document.markup.item_dates
         declared, source = next((v for k, v in items if k != "datemodified" and iso_day(v)), ""), MICRODATA
     headline = document.markup.headings[0] if document.markup.headings else ""
-    clues = DateClues(declared, source, modified, document.markup.times, url, headline)
+    clues = DateClues(declared, source, modified, document.markup.times, url, headline, head_declares=bool(in_head))
     return published_day(clues, seen)
 
 

@@ -10,8 +10,11 @@ pages (``python -m service eval --metadata --part train``):
 - else the first day the page shows among those its markup knows (the
   annotators, like readers, take what the page shows: often its last update);
 - but where the page shows its update ("Updated March 9, 2026") and the head's
-  ``<meta>`` declares an earlier publication, the declared one; where nothing
-  declares one, an earlier day the page shows before its update;
+  ``<meta>`` declares a publication, alone or beside JSON-LD, the declared one
+  (train and validation: where the head declares one beside JSON-LD, the
+  annotators took the publication 8 times in 11; where JSON-LD alone declares
+  it, the update 12 times in 14); where nothing declares one, an earlier day
+  the page shows before its update;
 - where the page shows no day its markup knows and JSON-LD declares one, the
   date shown right under the headline (its byline's), where there is one;
 - where nothing declares a day, the date under the headline, else the first
@@ -43,6 +46,7 @@ class DateClues:
     times: Sequence[tuple[str, str]] = ()  # (datetime attribute, text) of every <time>
     url: str | None = None
     headline: str = ""  # the page's first <h1>
+    head_declares: bool = False  # the head's <meta> declares a publication too (where ``declared`` is JSON-LD's)
 
 
 def published_day(clues: DateClues, seen: Visible) -> str | None:
@@ -54,7 +58,7 @@ def published_day(clues: DateClues, seen: Visible) -> str | None:
     known = {day for day in (published, clues.modified, *timed) if day}
     # the page's dates are read only as far as the question needs (a date that is not known cannot be shown)
     shown = next((day for day in seen.iter_days() if day in known), None) if known else None
-    if shown is not None and shown == clues.modified and clues.source == HEAD_META:
+    if shown is not None and shown == clues.modified and (clues.source == HEAD_META or clues.head_declares):
         shown = published
     if shown is not None and shown == clues.modified and published is None:
         first = next(seen.iter_days(), None)

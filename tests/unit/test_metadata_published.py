@@ -124,3 +124,12 @@ def test_a_dashed_month_day_year_is_read_where_its_order_shows() -> None:
     assert day_readings("02-12-2025") == ()  # either order gives a day: none is taken
     body = "<h1>Thread: Which web host?</h1><p>11-29-2024, 09:03 AM</p>" + BODY
     assert published(body=body) == "2024-11-29"
+
+
+def test_a_shown_update_gives_way_where_the_head_meta_declares_the_publication_beside_json_ld() -> None:
+    ld = '<script type="application/ld+json">{"@type": "Article", "datePublished": "2024-10-15T18:50:03+00:00",'
+    ld += ' "dateModified": "2025-06-18T16:35:02+00:00"}</script>'
+    shown = f"<h1>I tried Amp</h1><p>By Mirel Zaman</p><p>Updated on June 18, 2025</p>{BODY}"
+    assert published(ld, shown) == "2025-06-18"  # JSON-LD alone: the update the page shows
+    head = '<meta property="article:published_time" content="2024-10-15T18:50:03.000Z">'
+    assert published(ld + head, shown) == "2024-10-15"
