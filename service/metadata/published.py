@@ -15,8 +15,9 @@ pages (``python -m service eval --metadata --part train``):
   annotators took the publication 8 times in 11; where JSON-LD alone declares
   it, the update 12 times in 14); where nothing declares one, an earlier day
   the page shows before its update;
-- where the page shows no day its markup knows and JSON-LD declares one, the
-  date shown right under the headline (its byline's), where there is one;
+- where the page shows no day its markup knows and JSON-LD declares one that
+  no ``<time>`` holds, the date shown right under the headline (its byline's),
+  where there is one (a forum's ``<time>`` may show only "March 2025");
 - where nothing declares a day, the date under the headline, else the first
   the page shows (its header may show today's: "Friday, December 19, 2025");
 - a day the URL carries (``/2025/12/18/``) wins over one a day away from it:
@@ -64,7 +65,7 @@ def published_day(clues: DateClues, seen: Visible) -> str | None:
         first = next(seen.iter_days(), None)
         if first is not None and first < shown:
             shown = first
-    if shown is None and clues.source == JSON_LD:
+    if shown is None and clues.source == JSON_LD and published not in timed:
         under = seen.day_after(clues.headline)
         shown = next((day for day in under if day in known), under[0] if under else None)
     day = shown or published or (timed[0] if timed else None) or in_url

@@ -133,3 +133,13 @@ def test_a_shown_update_gives_way_where_the_head_meta_declares_the_publication_b
     assert published(ld, shown) == "2025-06-18"  # JSON-LD alone: the update the page shows
     head = '<meta property="article:published_time" content="2024-10-15T18:50:03.000Z">'
     assert published(ld + head, shown) == "2024-10-15"
+
+
+def test_a_json_ld_day_a_time_holds_wins_over_a_date_under_the_headline() -> None:
+    head = '<script type="application/ld+json">{"@type": "DiscussionForumPosting",'
+    head += ' "datePublished": "2025-03-01 16:35:52"}</script>'
+    post = "<h1>Higher Logic has terminated open source Vanilla</h1><p>Linc</p>"
+    post += "<p>On 2 Dec 2024, I received a notice</p>" + BODY
+    assert published(head, post) == "2024-12-02"  # nothing holds the declared day: the date under the headline
+    timed = post.replace("<p>Linc</p>", '<p>Linc</p><time datetime="2025-03-01T16:35:52+00:00">March 2025</time>')
+    assert published(head, timed) == "2025-03-01"
