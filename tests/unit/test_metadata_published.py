@@ -143,3 +143,11 @@ def test_a_json_ld_day_a_time_holds_wins_over_a_date_under_the_headline() -> Non
     assert published(head, post) == "2024-12-02"  # nothing holds the declared day: the date under the headline
     timed = post.replace("<p>Linc</p>", '<p>Linc</p><time datetime="2025-03-01T16:35:52+00:00">March 2025</time>')
     assert published(head, timed) == "2025-03-01"
+
+
+def test_a_time_that_says_updated_gives_way_to_the_declared_publication() -> None:
+    head = '<script type="application/ld+json">{"@type": "Article", "datePublished": "2025-12-01"}</script>'
+    head += '<meta property="article:published_time" content="2022-05-26T15:20:28+00:00">'
+    body = '<h1>10 Best Movers</h1><time datetime="2025-12-17">{}</time>' + BODY
+    assert published(head, body.format("Last Updated: Dec 17, 2025")) == "2025-12-01"
+    assert published(head, body.format("Dec 17, 2025")) == "2025-12-17"  # a day shown with no word of an update
