@@ -151,3 +151,11 @@ def test_a_time_that_says_updated_gives_way_to_the_declared_publication() -> Non
     body = '<h1>10 Best Movers</h1><time datetime="2025-12-17">{}</time>' + BODY
     assert published(head, body.format("Last Updated: Dec 17, 2025")) == "2025-12-01"
     assert published(head, body.format("Dec 17, 2025")) == "2025-12-17"  # a day shown with no word of an update
+
+
+def test_where_the_head_meta_names_disagree_the_earliest_publication_is_taken() -> None:
+    head = '<meta name="published-time" content="2026-03-09T08:45:32.183Z">'
+    head += '<meta name="published-date" content="2021-02-16">'
+    assert published(head) == "2021-02-16"
+    same_day = '<meta property="article:published_time" content="2021-02-16T10:00:00+01:00">'
+    assert published(same_day + '<meta name="publish-date" content="2021-02-17">') == "2021-02-16"
