@@ -8,7 +8,8 @@ pages (``python -m service eval --metadata --part train``):
 - the same where a ``<time>`` holds the declared instant, whatever day its text
   shows (a forum renders it in UTC: "Jan 15" for ``2024-01-14T21:50-05:00``);
 - else the first day the page shows among those its markup knows (the
-  annotators, like readers, take what the page shows: often its last update);
+  annotators, like readers, take what the page shows: often its last update),
+  the one under the headline first where it is one of them;
 - but where the page shows its update ("Updated March 9, 2026": the declared
   modification, or a ``<time>`` whose text says "Updated") and the head's
   ``<meta>`` declares a publication, alone or beside JSON-LD, the declared one
@@ -60,6 +61,8 @@ def published_day(clues: DateClues, seen: Visible) -> str | None:
     known = {day for day in (published, clues.modified, *timed) if day}
     # the page's dates are read only as far as the question needs (a date that is not known cannot be shown)
     shown = next((day for day in seen.iter_days() if day in known), None) if known else None
+    if shown is not None:  # of the known days shown, the one under the headline (a menu's news come first)
+        shown = next((day for day in seen.day_after(clues.headline) if day in known), shown)
     # the declared update, and a <time> that says it is one ("Last Updated: Dec 17, 2025")
     updates = {clues.modified} | {iso_day(dt) for dt, text in clues.times if "updated" in text.lower()}
     if shown is not None and shown in updates and (clues.source == HEAD_META or clues.head_declares):

@@ -159,3 +159,11 @@ def test_where_the_head_meta_names_disagree_the_earliest_publication_is_taken() 
     assert published(head) == "2021-02-16"
     same_day = '<meta property="article:published_time" content="2021-02-16T10:00:00+01:00">'
     assert published(same_day + '<meta name="publish-date" content="2021-02-17">') == "2021-02-16"
+
+
+def test_of_the_known_days_shown_the_one_under_the_headline_wins() -> None:
+    menu = '<ul><li>CAS Careers Month <time datetime="2025-01-31T12:00:00Z">01/31/2025</time></li></ul>'
+    story = '<h1>Candidate Experience</h1><time datetime="2017-03-01T12:00:00Z">03/01/2017</time>' + BODY
+    assert published(body=menu + story) == "2017-03-01"
+    far = "<h1>Candidate Experience</h1>" + BODY * 4 + '<time datetime="2017-03-01T12:00:00Z">03/01/2017</time>'
+    assert published(body=menu + far) == "2025-01-31"  # nothing under the headline: the first shown
