@@ -167,3 +167,9 @@ def test_of_the_known_days_shown_the_one_under_the_headline_wins() -> None:
     assert published(body=menu + story) == "2017-03-01"
     far = "<h1>Candidate Experience</h1>" + BODY * 4 + '<time datetime="2017-03-01T12:00:00Z">03/01/2017</time>'
     assert published(body=menu + far) == "2025-01-31"  # nothing under the headline: the first shown
+
+
+def test_a_date_in_a_url_the_text_quotes_is_not_a_shown_date() -> None:
+    assert Visible("See http://www.macrumors.com/2012/07/23/apple-to-shrink for more").days == ()
+    assert Visible("http://example.com/posts/2010-04-01/launch").days == ()
+    assert Visible("Last modified: 2024/01/20 04:32").days == ("2024-01-20",)
