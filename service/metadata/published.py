@@ -61,23 +61,24 @@ def published_day(clues: DateClues, seen: Visible) -> str | None:
     known = {day for day in (published, clues.modified, *timed) if day}
     # the page's dates are read only as far as the question needs (a date that is not known cannot be shown)
     shown = next((day for day in seen.iter_days() if day in known), None) if known else None
-    if shown is not None:  # of the known days shown, the one under the headline (a menu's news come first)
+    if shown is not None and len(known) > 1:  # of the known days shown, the one under the headline (a menu's first)
         shown = next((day for day in seen.day_after(clues.headline) if day in known), shown)
-    # the declared update, and a <time> that says it is one ("Last Updated: Dec 17, 2025")
-    updates = {clues.modified} | {iso_day(dt) for dt, text in clues.times if "updated" in text.lower()}
-    if shown is not None and shown in updates and (clues.source == HEAD_META or clues.head_declares):
-        shown = published
-    if shown is not None and shown in updates and published is None:
-        first = next(seen.iter_days(), None)
-        if first is not None and first < shown:
-            shown = first
+    if shown is not None:
+        # the declared update, and a <time> that says it is one ("Last Updated: Dec 17, 2025")
+        updates = {clues.modified} | {iso_day(dt) for dt, text in clues.times if "updated" in text.lower()}
+        if shown in updates and (clues.source == HEAD_META or clues.head_declares):
+            shown = published
+        elif shown in updates and published is None:
+            first = next(seen.iter_days(), None)
+            if first is not None and first < shown:
+                shown = first
     if shown is None and clues.source == JSON_LD and published not in timed:
         under = seen.day_after(clues.headline)
         shown = next((day for day in under if day in known), under[0] if under else None)
     day = shown or published or (timed[0] if timed else None) or in_url
-    if day is None:  # a page's header may show today's date: the byline's under the headline comes first
-        under = seen.day_after(clues.headline)
-        day = under[0] if under else next(seen.iter_days(), None)
+    if day is None and (first := next(seen.iter_days(), None)) is not None:
+        under = seen.day_after(clues.headline)  # a header may show today's date: the byline's comes first
+        day = under[0] if under else first
     return _as_in_url(day, in_url)
 
 
