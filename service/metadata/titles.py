@@ -5,11 +5,16 @@ often the bare headline but on many sites is the logo or a section name. An
 ``<h1>`` that agrees with the head's first title (else, below the site's root,
 with another of its titles: an ``og:title`` written for sharing differs from
 the ``<title>``), or whose words the head's title holds (the shop's "Hiking
-Boots" in "Hiking Boots: Shop Boots for Hiking"), is taken as it is;
-otherwise the head's title is cut at its separators and the site's segment
-dropped (the JSON-LD headline's too). Below a site's root,
-a head title that is only the site's name ("Glossier") names no page. Titles that carry an entity twice escaped
-("Actuary&#8217;s") are unescaped once more, and double-encoded UTF-8 is read back.
+Boots" in "Hiking Boots: Shop Boots for Hiking"), is taken as it is, unless
+it is that title with a space lost between two inline elements ("News
+ProductManagement"); otherwise the head's title is cut at its separators and
+the site's segment dropped (the JSON-LD headline's too, and an ``<h1>`` with
+" | " in it). Below a site's root, a head title that is only the site's name
+("Glossier") names no page; on the root, one that the cut would leave as a
+menu label ("Home - Site") keeps the site's name. An ``<h1>`` without a
+letter (a vote count) is passed over. Titles that carry an entity twice
+escaped ("Actuary&#8217;s") are unescaped once more, double-encoded UTF-8 is
+read back, and soft hyphens and zero-width characters are dropped.
 """
 
 from __future__ import annotations
