@@ -9,7 +9,8 @@ Boots" in "Hiking Boots: Shop Boots for Hiking"), is taken as it is, unless
 it is that title with a space lost between two inline elements ("News
 ProductManagement"); otherwise the head's title is cut at its separators and
 the site's segment dropped (the JSON-LD headline's too, and an ``<h1>`` with
-" | " in it). Below a site's root, a head title that is only the site's name
+" | " in it), and the JSON-LD headline comes first unless two head titles
+agree and it does not. Below a site's root, a head title that is only the site's name
 ("Glossier") names no page; on the root, one that the cut would leave as a
 menu label ("Home - Site") keeps the site's name. An ``<h1>`` without a
 letter (a vote count) is passed over. Titles that carry an entity twice
@@ -112,6 +113,14 @@ def _home_named(title: str, site_name: str | None) -> str:
     return "" if title.lower() in HOME_LABELS else title
 
 
+def _seconded(titles: Sequence[str]) -> str | None:
+    """The first of ``titles`` that another of them says in the same words (``og:title`` and ``<title>``)."""
+    for i, title in enumerate(titles):
+        if any(_words(title) == _words(other) for other in titles[i + 1 :]):
+            return title
+    return None
+
+
 def best_title(
     *,
     headline: str,
@@ -143,6 +152,9 @@ def best_title(
                     return title if _glued(heading, title) else heading
         if headings and _within(headings[0], reference):
             return headings[0]
+    seconded = _seconded(head_titles) if headline else None
+    if seconded is not None and not _agrees(headline, seconded):
+        return seconded  # two head titles agree and the JSON-LD headline (often a WebPage's or FAQ's name) does not
     for candidate in (headline, *head_titles, *headings[:1]):
         if candidate:
             return candidate

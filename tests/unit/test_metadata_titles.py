@@ -64,3 +64,13 @@ def test_an_h1_names_the_page_where_it_agrees_with_a_later_head_title() -> None:
     home += "<title>Plausible Analytics | Simple, privacy-friendly Google Analytics alternative</title>"
     tagline = f"<h1>Easy to use and privacy-friendly Google Analytics alternative</h1>{BODY}"
     assert title_of(home, tagline, url="https://plausible.io/") == "Plausible Analytics"  # a home page's tagline
+
+
+def test_two_head_titles_that_agree_win_over_a_json_ld_name_that_does_not() -> None:
+    ld = '<script type="application/ld+json">{"@type": "SoftwareApplication", "name": "Messaging"}</script>'
+    head = '<meta property="og:title" content="Business Text Messaging | Twilio">'
+    head += "<title>Business Text Messaging | Twilio</title>"
+    h1 = f"<h1>Business messaging that scales without slowing you down</h1>{BODY}"
+    assert title_of(ld + head, h1) == "Business Text Messaging"
+    alone = '<meta property="og:title" content="Business Text Messaging | Twilio">'  # one head title: no second voice
+    assert title_of(ld + alone, h1) == "Messaging"
