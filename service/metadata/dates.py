@@ -14,7 +14,8 @@ from dateutil import parser as dateutil_parser
 
 # Years a page's publication date can fall in (a product number is no date).
 MIN_YEAR, MAX_YEAR = 1990, 2100
-_ISO = re.compile(r"\s*(\d{4})-(\d{1,2})-(\d{1,2})")
+# 2025-09-04, 2025/09/04, 2025.09.04: the year first, one separator throughout.
+_ISO = re.compile(r"\s*(\d{4})([-/.])(\d{1,2})\2(\d{1,2})")
 _COMPACT = re.compile(r"\s*(\d{4})(\d{2})(\d{2})(?:T|\b)")  # 20250904 or 20250904T1250
 # /2025/09/04/, /2025-09-04-, /20250904/ in a URL's path.
 _URL_DATE = re.compile(r"/((?:19|20)\d{2})[/-](\d{1,2})[/-](\d{1,2})(?:[/-]|$)|/((?:19|20)\d{2})(\d{2})(\d{2})/")
@@ -29,7 +30,7 @@ _DAY_FIRST = re.compile(rf"\b(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\.?\s+{_MONTH_NAM
 MAX_FREE_TEXT = 60
 _HAS_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 _DOTTED = re.compile(r"\b\d{1,2}\.\d{1,2}\.\d{4}\b")  # 04.09.2025: day first, as Europe writes it
-_NUMERIC = re.compile(r"(\d{1,2})[/.](\d{1,2})[/.](\d{4})")
+_NUMERIC = re.compile(r"(\d{1,2})([-/.])(\d{1,2})\2(\d{4})")
 _RELATIVE = re.compile(r"\b(?:ago|yesterday|today)\b", re.IGNORECASE)
 # Text around a date in a byline: dateutil is told to skip it.
 _LEADING_WORDS = re.compile(r"^\s*(?:published|posted|updated|last updated|date|on|by\b.*?\bon)\s*:?\s*", re.IGNORECASE)
@@ -47,7 +48,10 @@ def iso_day(text: str | None) -> str | None:
     """``text`` as ``YYYY-MM-DD``, or None where it is no date with a year (or no plausible one)."""
     if not text:
         return None
-    match = _ISO.match(text) or _COMPACT.match(text)
+    match = _ISO.match(text)
+    if match:
+        return _day(int(match.group(1)), int(match.group(3)), int(match.group(4)))
+    match = _COMPACT.match(text)
     if match:
         return _day(int(match.group(1)), int(match.group(2)), int(match.group(3)))
     match = _MONTH_FIRST.search(text) or _DAY_FIRST.search(text)
@@ -71,7 +75,8 @@ def day_readings(text: str) -> tuple[str, ...]:
     """``text``'s day (:func:`iso_day`), then, for "04.09.2025" or "04/09/2025", the other order's day.
 
     A page writes numbers in its own order (a US site "09.10.2024", a UK one "03/10/2023"): where
-    both orders give a day, either may be the one the page means.
+    both orders give a day, either may be the one the page means. A dashed one is read only where
+    its order shows ("11-29-2024"): taking either reading of "02-12-2025" lost as much as it won.
     """
     day = iso_day(text)
     if day is None:
@@ -79,9 +84,11 @@ def day_readings(text: str) -> tuple[str, ...]:
     numeric = _NUMERIC.fullmatch(text.strip()) if text[:1].isdigit() else None
     if numeric is None:
         return (day,)
-    first, second, year = (int(part) for part in numeric.groups())
-    other = {_day(year, first, second), _day(year, second, first)} - {day, None}
-    return (day, *sorted(reading for reading in other if reading))
+    first, separator, second, year = numeric.groups()
+    readings = {_day(int(year), int(first), int(second)), _day(int(year), int(second), int(first))} - {None}
+    if separator == "-" and len(readings) > 1:  # "02-12-2025": no site's custom tells its order
+        return ()
+    return (day, *sorted(reading for reading in readings - {day} if reading))
 
 
 def url_day(url: str | None) -> str | None:

@@ -110,9 +110,13 @@ def _first_day(meta: dict[str, list[str]], names: Iterable[str]) -> str | None:
     return next((d for d in (iso_day(meta[name][0]) for name in names if name in meta) if d), None)
 
 
-def _first_dated(meta: dict[str, list[str]], names: Iterable[str]) -> str:
-    """The first of ``names``' values that holds a day, as written."""
-    return next((v for v in (meta[name][0] for name in names if name in meta) if iso_day(v)), "")
+def _earliest_dated(meta: dict[str, list[str]], names: Iterable[str]) -> str:
+    """The value of ``names`` that holds the earliest day, as written (the first of those on that day).
+
+    Where two names disagree ("published-time" 2026, "published-date" 2021), the later is a re-publication.
+    """
+    dated = [(day, v) for v in (meta[name][0] for name in names if name in meta) if (day := iso_day(v))]
+    return min(dated, key=lambda pair: pair[0])[1] if dated else ""
 
 
 def _ld_text(node: dict[str, Any], *keys: str) -> str:
@@ -138,14 +142,15 @@ def _published(
     modified: str | None,
 ) -> str | None:
     """The publication day (see :mod:`service.metadata.published`) from the page's date clues."""
+    in_head = _earliest_dated(meta, (*PUBLISHED_META, *_named_like(meta, "publish")))
     declared, source = _ld_text(main, "datePublished", "dateCreated", "uploadDate"), JSON_LD
     if not iso_day(declared):
-        declared, source = _first_dated(meta, (*PUBLISHED_META, *_named_like(meta, "publish"))), HEAD_META
+        declared, source = in_head, HEAD_META
     if not declared:
         items = document.markup.item_dates
         declared, source = next((v for k, v in items if k != "datemodified" and iso_day(v)), ""), MICRODATA
     headline = document.markup.headings[0] if document.markup.headings else ""
-    clues = DateClues(declared, source, modified, document.markup.times, url, headline)
+    clues = DateClues(declared, source, modified, document.markup.times, url, headline, head_declares=bool(in_head))
     return published_day(clues, seen)
 
 

@@ -2,12 +2,20 @@
 
 ``<title>`` and ``og:title`` often read "Headline | Site"; the ``<h1>`` is
 often the bare headline but on many sites is the logo or a section name. An
-``<h1>`` that agrees with the head's title, or whose words the head's title
-holds (the shop's "Hiking Boots" in "Hiking Boots: Shop Boots for Hiking"),
-is taken as it is; otherwise the head's title is cut at its separators and
-the site's segment dropped (the JSON-LD headline's too). Below a site's root,
-a head title that is only the site's name ("Glossier") names no page. Titles that carry an entity twice escaped
-("Actuary&#8217;s") are unescaped once more, and double-encoded UTF-8 is read back.
+``<h1>`` that agrees with the head's first title (else, below the site's root,
+with another of its titles: an ``og:title`` written for sharing differs from
+the ``<title>``), or whose words the head's title holds (the shop's "Hiking
+Boots" in "Hiking Boots: Shop Boots for Hiking"), is taken as it is, unless
+it is that title with a space lost between two inline elements ("News
+ProductManagement"); otherwise the head's title is cut at its separators and
+the site's segment dropped (the JSON-LD headline's too, and an ``<h1>`` with
+" | " in it), and the JSON-LD headline comes first unless two head titles
+agree and it does not. Below a site's root, a head title that is only the site's name
+("Glossier") names no page; on the root, one that the cut would leave as a
+menu label ("Home - Site") keeps the site's name. An ``<h1>`` without a
+letter (a vote count) is passed over. Titles that carry an entity twice
+escaped ("Actuary&#8217;s") are unescaped once more, double-encoded UTF-8 is
+read back, and soft hyphens and zero-width characters are dropped.
 """
 
 from __future__ import annotations
@@ -15,6 +23,8 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Sequence
+from functools import lru_cache
+from itertools import islice
 
 from service.metadata.mojibake import repair_mojibake
 
@@ -31,11 +41,18 @@ _PIPE = re.compile(r"\s\|\s")
 _ENTITY = re.compile(r"&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
 # What documentation generators append to a heading as its permalink (Sphinx's pilcrow, "#").
 _PERMALINK = re.compile(r"\s*[¶#§]+\s*$")
+# Soft hyphens and zero-width characters: invisible, but they split a word in two ("Assis\xadtance").
+_INVISIBLE = re.compile("[\xad\u200b\u200c\u200d\u2060\ufeff]")  # a pattern: str.translate is 10 times slower
+_NOT_ALNUM = re.compile(r"[\W_]+")
+# What a site's menu calls its root page: on the home page, a title of only this names the site, not the page.
+HOME_LABELS = frozenset({"home", "homepage", "home page", "welcome", "shop", "index"})
+_LETTER = re.compile(r"[^\W\d_]")  # a letter of any script
 
 
-def _words(text: str) -> set[str]:
+@lru_cache(maxsize=256)  # a page's titles are compared with each other several times over
+def _words(text: str) -> frozenset[str]:
     """The words of ``text`` that can tell two titles apart (no "a", "of", "to")."""
-    return {word for word in _WORD.findall(text.lower()) if len(word) > 2 or word.isdigit()}
+    return frozenset(word for word in _WORD.findall(text.lower()) if len(word) > 2 or word.isdigit())
 
 
 def strip_site(title: str, site_name: str | None) -> str:
@@ -69,12 +86,39 @@ def _within(heading: str, title: str) -> bool:
     return bool(heading_words) and len(heading_words & _words(title)) / len(heading_words) >= WITHIN
 
 
+def _glued(heading: str, title: str) -> bool:
+    """Whether ``heading`` is ``title`` with the space between two inline elements lost ("News ProductManagement")."""
+    return (
+        len(_WORD.findall(heading)) < len(_WORD.findall(title))
+        and _NOT_ALNUM.sub("", heading).lower() == _NOT_ALNUM.sub("", title).lower()
+    )
+
+
 def _clean(text: str) -> str:
-    """``text`` with a twice-escaped entity read, double-encoded UTF-8 repaired and a permalink mark cut off."""
+    """``text`` with a twice-escaped entity read, misread UTF-8 repaired, invisible marks and a permalink cut off."""
     if "&" in text and _ENTITY.search(text):
         text = html.unescape(text)
-    text = repair_mojibake(text)
+    text = _INVISIBLE.sub("", repair_mojibake(text))
     return _PERMALINK.sub("", text) if text.endswith(("¶", "#", "§", " ")) else text
+
+
+def _home_named(title: str, site_name: str | None) -> str:
+    """A home page's ``title`` without the site's segment, unless that leaves only a menu label ("Home - Site").
+
+    "" where the title is only such a label (an ``og:title`` "Home"): it names no page.
+    """
+    stripped = strip_site(title, site_name)
+    if stripped.lower() not in HOME_LABELS:
+        return stripped
+    return "" if title.lower() in HOME_LABELS else title
+
+
+def _seconded(titles: Sequence[str]) -> str | None:
+    """The first of ``titles`` that another of them says in the same words (``og:title`` and ``<title>``)."""
+    for i, title in enumerate(titles):
+        if any(_words(title) == _words(other) for other in titles[i + 1 :]):
+            return title
+    return None
 
 
 def best_title(
@@ -87,19 +131,30 @@ def best_title(
     home: bool = True,
 ) -> str | None:
     """The headline, chosen among the JSON-LD headline, the meta titles, ``<title>`` and the ``<h1>``s."""
-    headline = strip_site(_clean(headline), site_name) if headline else ""
-    headings = [_clean(heading) for heading in headings[:2]]
-    head_titles = [strip_site(_clean(t).lstrip("|–—·» "), site_name) for t in (*meta_titles, page_title) if t]
+    named = _home_named if home else strip_site
+    headline = named(_clean(headline), site_name) if headline else ""
+    head_titles = [named(_clean(t).lstrip("|–—·» "), site_name) for t in (*meta_titles, page_title) if t]
+    head_titles = [t for t in head_titles if t]
     site = _words(site_name) if site_name and not home else None
     if site:  # below the site's root, a head title that is only the site's name ("Glossier") names no page
         head_titles = [t for t in head_titles if not _words(t) <= site]
+    # an <h1> without a letter (a post's vote count, "94") names nothing: the next one is read instead
+    headings = list(islice((h for h in map(_clean, headings[:4]) if _LETTER.search(h)), 2))
+    # an <h1> with " | " in it repeats a head title's template ("Headline | Section | Site"): its tail goes too
+    headings = [strip_site(h, site_name) if _PIPE.search(h) else h for h in headings]
     reference = head_titles[0] if head_titles else headline
     if reference:
-        for heading in headings:
-            if _agrees(heading, reference):
-                return heading
+        # where the head's titles disagree, the one an <h1> agrees with names the page (not on a home
+        # page, whose titles are the site's name and its tagline: the <h1> repeats the tagline)
+        for title in (reference, *(() if home else (*head_titles[1:], headline))):
+            for heading in headings:
+                if title and _agrees(heading, title):
+                    return title if _glued(heading, title) else heading
         if headings and _within(headings[0], reference):
             return headings[0]
+    seconded = _seconded(head_titles) if headline else None
+    if seconded is not None and not _agrees(headline, seconded):
+        return seconded  # two head titles agree and the JSON-LD headline (often a WebPage's or FAQ's name) does not
     for candidate in (headline, *head_titles, *headings[:1]):
         if candidate:
             return candidate

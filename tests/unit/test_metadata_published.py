@@ -100,3 +100,76 @@ def test_an_earlier_day_shown_before_the_update_is_the_publication_where_none_is
 def test_microsoft_learn_ms_date_is_a_publication() -> None:
     head = '<meta name="ms.date" content="2025-03-06T00:00:00Z">'
     assert published(head, f"<p>Feedback from March 25, 2025</p>{BODY}") == "2025-03-06"
+
+
+def test_without_a_declared_day_the_byline_date_wins_over_the_header_date() -> None:
+    body = "<p>Friday, December 19, 2025</p><h1>Tax 101: Understanding the basics</h1>"
+    body += "<p>By The Currency editors</p><p>12.12.2025</p>" + BODY
+    assert published(body=body) == "2025-12-12"
+    no_byline = "<p>Friday, December 19, 2025</p><h1>Tax 101</h1>" + BODY * 4 + "<p>Related: 12.12.2025</p>"
+    assert published(body=no_byline) == "2025-12-19"  # nothing under the headline: the first date shown
+
+
+def test_a_year_first_date_with_dots_or_slashes_is_read() -> None:
+    assert day_readings("2025.12.17") == ("2025-12-17",)
+    assert day_readings("2024/01/20") == ("2024-01-20",)
+    body = "<h1>The Programming Language Death Spiral</h1><p>Essay - Published: 2025.12.17 |</p>" + BODY
+    assert published(body=body) == "2025-12-17"
+    assert day_readings("2025.12-17") == ()  # mixed separators: no date
+
+
+def test_a_dashed_month_day_year_is_read_where_its_order_shows() -> None:
+    assert day_readings("11-29-2024") == ("2024-11-29",)
+    assert day_readings("29-11-2024") == ("2024-11-29",)
+    assert day_readings("02-12-2025") == ()  # either order gives a day: none is taken
+    body = "<h1>Thread: Which web host?</h1><p>11-29-2024, 09:03 AM</p>" + BODY
+    assert published(body=body) == "2024-11-29"
+
+
+def test_a_shown_update_gives_way_where_the_head_meta_declares_the_publication_beside_json_ld() -> None:
+    ld = '<script type="application/ld+json">{"@type": "Article", "datePublished": "2024-10-15T18:50:03+00:00",'
+    ld += ' "dateModified": "2025-06-18T16:35:02+00:00"}</script>'
+    shown = f"<h1>I tried Amp</h1><p>By Mirel Zaman</p><p>Updated on June 18, 2025</p>{BODY}"
+    assert published(ld, shown) == "2025-06-18"  # JSON-LD alone: the update the page shows
+    head = '<meta property="article:published_time" content="2024-10-15T18:50:03.000Z">'
+    assert published(ld + head, shown) == "2024-10-15"
+
+
+def test_a_json_ld_day_a_time_holds_wins_over_a_date_under_the_headline() -> None:
+    head = '<script type="application/ld+json">{"@type": "DiscussionForumPosting",'
+    head += ' "datePublished": "2025-03-01 16:35:52"}</script>'
+    post = "<h1>Higher Logic has terminated open source Vanilla</h1><p>Linc</p>"
+    post += "<p>On 2 Dec 2024, I received a notice</p>" + BODY
+    assert published(head, post) == "2024-12-02"  # nothing holds the declared day: the date under the headline
+    timed = post.replace("<p>Linc</p>", '<p>Linc</p><time datetime="2025-03-01T16:35:52+00:00">March 2025</time>')
+    assert published(head, timed) == "2025-03-01"
+
+
+def test_a_time_that_says_updated_gives_way_to_the_declared_publication() -> None:
+    head = '<script type="application/ld+json">{"@type": "Article", "datePublished": "2025-12-01"}</script>'
+    head += '<meta property="article:published_time" content="2022-05-26T15:20:28+00:00">'
+    body = '<h1>10 Best Movers</h1><time datetime="2025-12-17">{}</time>' + BODY
+    assert published(head, body.format("Last Updated: Dec 17, 2025")) == "2025-12-01"
+    assert published(head, body.format("Dec 17, 2025")) == "2025-12-17"  # a day shown with no word of an update
+
+
+def test_where_the_head_meta_names_disagree_the_earliest_publication_is_taken() -> None:
+    head = '<meta name="published-time" content="2026-03-09T08:45:32.183Z">'
+    head += '<meta name="published-date" content="2021-02-16">'
+    assert published(head) == "2021-02-16"
+    same_day = '<meta property="article:published_time" content="2021-02-16T10:00:00+01:00">'
+    assert published(same_day + '<meta name="publish-date" content="2021-02-17">') == "2021-02-16"
+
+
+def test_of_the_known_days_shown_the_one_under_the_headline_wins() -> None:
+    menu = '<ul><li>CAS Careers Month <time datetime="2025-01-31T12:00:00Z">01/31/2025</time></li></ul>'
+    story = '<h1>Candidate Experience</h1><time datetime="2017-03-01T12:00:00Z">03/01/2017</time>' + BODY
+    assert published(body=menu + story) == "2017-03-01"
+    far = "<h1>Candidate Experience</h1>" + BODY * 4 + '<time datetime="2017-03-01T12:00:00Z">03/01/2017</time>'
+    assert published(body=menu + far) == "2025-01-31"  # nothing under the headline: the first shown
+
+
+def test_a_date_in_a_url_the_text_quotes_is_not_a_shown_date() -> None:
+    assert Visible("See http://www.macrumors.com/2012/07/23/apple-to-shrink for more").days == ()
+    assert Visible("http://example.com/posts/2010-04-01/launch").days == ()
+    assert Visible("Last modified: 2024/01/20 04:32").days == ("2024-01-20",)
