@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 from service.metadata.dates import day_readings, url_day
-from service.metadata.extract import extract_metadata
 from service.metadata.published import HEAD_META, JSON_LD, DateClues, published_day
 from service.metadata.visible import Visible
-from service.parsing.lexbor import parse_html
 
-BODY = "<p>Some paragraph that is long enough to be the body of the page, with words in it.</p>"
+from support.metadata_pages import BODY, metadata_of_page
 
 
 def published(head: str = "", body: str = BODY, url: str = "https://example.com/guide") -> str | None:
-    html = f"<!doctype html><html><head>{head}</head><body>{body}</body></html>"
-    return extract_metadata(parse_html(html), url).date_published
+    return metadata_of_page(head, body, url).date_published
 
 
 def test_a_shown_update_gives_way_to_the_publication_the_head_meta_declares() -> None:

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from service.metadata.extract import extract_metadata
-from service.parsing.lexbor import parse_html
-
-BODY = "<p>Some paragraph that is long enough to be the body of the page, with words in it.</p>"
+from support.metadata_pages import BODY, metadata_of_page
 
 
 def title_of(head: str = "", body: str = BODY, url: str = "https://example.com/guide/page") -> str | None:
-    html = f"<!doctype html><html><head>{head}</head><body>{body}</body></html>"
-    return extract_metadata(parse_html(html), url).title
+    return metadata_of_page(head, body, url).title
 
 
 def test_a_soft_hyphen_in_the_h1_does_not_split_its_word() -> None:
