@@ -92,12 +92,12 @@ def prune_boilerplate(
     ):
         dropped |= comments
     if page_type == "article":
-        after = _after_the_body(keep & ~dropped, weights)
+        after = after_the_body(keep & ~dropped, weights)
         dropped |= after & ~comments if include_comments else after  # the caller's comments stay theirs
     return BlockLabels(scores=labels.scores, labels=keep & ~dropped)
 
 
-def _after_the_body(keep: np.ndarray, weights: np.ndarray) -> np.ndarray:
+def after_the_body(keep: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """The kept leaves in runs after the body that are set off from it and smaller than half of it (bool per leaf)."""
     kept = np.flatnonzero(keep)
     after = np.zeros_like(keep)
