@@ -21,7 +21,7 @@ from typing import BinaryIO
 from fastwarc.warc import ArchiveIterator, WarcRecord, WarcRecordType
 
 from service.corpus.pages import DECODE_ERROR, GZIP_MAGIC, HTML_MEDIA_TYPES, NOT_HTML, TOO_LARGE, TRUNCATED, Page
-from service.fetching.fetcher import media_type
+from service.parsing.content_type import media_type
 
 GZIP_MEMBER_MAGIC = GZIP_MAGIC + b"\x08"  # a gzip member with deflate: what a resync looks for
 WARC_MAGIC = b"WARC/"
