@@ -81,7 +81,8 @@ def day_readings(text: str) -> tuple[str, ...]:
     day = iso_day(text)
     if day is None:
         return ()
-    numeric = _NUMERIC.fullmatch(text.strip()) if text[:1].isdigit() else None
+    stripped = text.strip()
+    numeric = _NUMERIC.fullmatch(stripped) if stripped[:1].isdigit() else None  # no month name to read
     if numeric is None:
         return (day,)
     first, separator, second, year = numeric.groups()

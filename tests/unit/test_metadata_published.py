@@ -69,6 +69,7 @@ def test_a_numeric_date_shows_either_reading() -> None:
     assert day_readings("31.12.2024") == ("2024-12-31",)
     assert day_readings("March 1, 2024") == ("2024-03-01",)
     assert day_readings("no date") == ()
+    assert day_readings(" 09.10.2024 ") == ("2024-10-09", "2024-09-10")  # white space around it changes nothing
     head = '<script type="application/ld+json">{"@type": "Article", "datePublished": "2024-09-10"}</script>'
     body = "<h1>A guide to renovation</h1><p>By Block Renovation</p><p>09.10.2024</p>" + BODY
     assert published(head, body) == "2024-09-10"  # a US site's month first, not read as 9 October
