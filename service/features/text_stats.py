@@ -120,9 +120,10 @@ def _tables() -> tuple[np.ndarray, np.ndarray]:
     units = np.arange(size)
     # half of a surrogate pair is none of these (two halves make one 4-byte character)
     surrogate = (units >= 0xD800) & (units < 0xE000)
-    chars = np.array([chr(unit) for unit in range(size)])
+    characters = [chr(unit) for unit in range(size)]
+    chars = np.array(characters)
     letter, upper, digit = np.char.isalpha(chars), np.char.isupper(chars), np.char.isdigit(chars)
-    punctuation = np.fromiter((unicodedata.category(c).startswith("P") for c in map(chr, range(size))), bool, size)
+    punctuation = np.fromiter((unicodedata.category(c).startswith("P") for c in characters), bool, size)
     unspaced = np.zeros(size, dtype=bool)
     for low, high in UNSPACED_RANGES:
         unspaced[low : high + 1] = True
