@@ -14,22 +14,23 @@ from support.gate_cache import GatePasses
 NO_GATE_CACHE_ENV = "EXTRACT_NO_GATE_CACHE"
 
 
+def _pages_or_skip(path: Path, pages: str, variable: str) -> Path:
+    """``path`` where it holds the pages (an ``html/`` folder); else the test skips, saying how to point at them."""
+    if not (path / "html").is_dir():
+        pytest.skip(f"{pages} not found at {path} (set {variable})")
+    return path
+
+
 @pytest.fixture(scope="session")
 def data_dir() -> Path:
     """The WCXB dev pages; tests that need them skip cleanly when they are absent."""
-    path = default_data_dir()
-    if not (path / "html").is_dir():
-        pytest.skip(f"WCXB dev pages not found at {path} (set EXTRACT_DATA_DIR)")
-    return path
+    return _pages_or_skip(default_data_dir(), "WCXB dev pages", "EXTRACT_DATA_DIR")
 
 
 @pytest.fixture(scope="session")
 def dragnet_dir() -> Path:
     """The Dragnet 2012 pages (evaluation only); tests that need them skip cleanly when they are absent."""
-    path = default_check_data_dir()
-    if not (path / "html").is_dir():
-        pytest.skip(f"Dragnet pages not found at {path} (set EXTRACT_CHECK_DATA_DIR)")
-    return path
+    return _pages_or_skip(default_check_data_dir(), "Dragnet pages", "EXTRACT_CHECK_DATA_DIR")
 
 
 @pytest.fixture
