@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import BinaryIO
 
-from fastwarc.warc import ArchiveIterator, WarcRecord, WarcRecordType
+from fastwarc.warc import ArchiveIterator, WarcRecord, WarcRecordPayloadReader, WarcRecordType
 
 from service.corpus.pages import DECODE_ERROR, GZIP_MAGIC, HTML_MEDIA_TYPES, NOT_HTML, TOO_LARGE, TRUNCATED, Page
 from service.parsing.content_type import media_type
@@ -27,6 +27,9 @@ GZIP_MEMBER_MAGIC = GZIP_MAGIC + b"\x08"  # a gzip member with deflate: what a r
 WARC_MAGIC = b"WARC/"
 RESYNC_WINDOW_BYTES = 1 << 20  # how much of the file is scanned at a time for the next record after a broken one
 PROBE_BYTES = 1 << 14  # compressed bytes tried at a candidate gzip member to see whether a WARC record starts there
+# a decoded payload is read this much at a time: FastWARC's decoding reader allocates the size asked for at
+# every read, so one read of the whole limit (10 MB) cost a page 0.1-0.2 ms more than the page itself
+PAYLOAD_CHUNK_BYTES = 1 << 20
 
 
 class _Broken(Exception):
@@ -94,7 +97,7 @@ def _page(record: WarcRecord, source: str, max_page_bytes: int) -> Page:
     http.is_http = True
     try:
         http.parse_http(auto_decode="all")
-        payload = http.reader.read(max_page_bytes + 1)  # a compression bomb stops at the limit too
+        payload = _read_at_most(http.reader, max_page_bytes + 1)  # a compression bomb stops at the limit too
     except (OSError, ValueError) as error:
         return _failed(record, source, DECODE_ERROR, f"the HTTP payload does not decode: {error}")
     if http.http_headers.status_code is None:
@@ -103,6 +106,16 @@ def _page(record: WarcRecord, source: str, max_page_bytes: int) -> Page:
         return _failed(record, source, TOO_LARGE, f"the decoded page exceeds the limit of {max_page_bytes} bytes")
     declared_type = (http.http_content_type or "", http.http_charset)
     return _checked(record, source, payload, declared_type, http.http_headers.status_code)
+
+
+def _read_at_most(reader: WarcRecordPayloadReader, limit: int) -> bytes:
+    """Up to ``limit`` bytes (a chunk more at most) of a FastWARC payload reader, without allocating the limit."""
+    chunks: list[bytes] = []
+    size = 0
+    while size < limit and (chunk := reader.read(min(PAYLOAD_CHUNK_BYTES, limit - size))):
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
 
 
 def _checked(

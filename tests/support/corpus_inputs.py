@@ -89,8 +89,8 @@ def crawl(path: Path, pages: int = 6, big_page_bytes: int = 0) -> list[Expected]
                 flipped[i] ^= 0xA5
             members.append(bytes(flipped))
             expected.append(Expected(None, "decode_error"))
-            no_header_type = _record_with_encoding(writer)
-            members.append(no_header_type)
+            # says Content-Encoding: gzip, but the body is not gzip
+            members.append(encoded_response("http://example.org/bad-encoding", b"<html>not gzip</html>"))
             expected.append(Expected("http://example.org/bad-encoding", "decode_error"))
         if n == 3 and big_page_bytes:
             filler = b"<p>" + b"big page text " * 64 + b"</p>\n"
@@ -103,14 +103,13 @@ def crawl(path: Path, pages: int = 6, big_page_bytes: int = 0) -> list[Expected]
     return expected
 
 
-def _record_with_encoding(writer: WARCWriter) -> bytes:
-    """A response that says Content-Encoding: gzip but whose body is not gzip."""
+def encoded_response(url: str, body: bytes) -> bytes:
+    """A WARC.gz record of an HTML response sent with Content-Encoding: gzip, ``body`` as it went over the wire."""
     http = StatusAndHeaders(
         "200 OK", [("Content-Type", "text/html"), ("Content-Encoding", "gzip")], protocol="HTTP/1.1"
     )
-    record = writer.create_warc_record(
-        "http://example.org/bad-encoding", "response", payload=io.BytesIO(b"<html>not gzip</html>"), http_headers=http
-    )
+    writer = WARCWriter(io.BytesIO(), gzip=True)
+    record = writer.create_warc_record(url, "response", payload=io.BytesIO(body), http_headers=http)
     buffer = io.BytesIO()
     WARCWriter(buffer, gzip=True).write_record(record)
     return buffer.getvalue()

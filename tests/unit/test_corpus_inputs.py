@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import gzip
 import shutil
 from pathlib import Path
 
 import pytest
 
-from support.corpus_inputs import Expected, article, crawl, jsonl, parquet
+from support.corpus_inputs import Expected, article, crawl, encoded_response, jsonl, parquet
 
 pytest.importorskip("pyarrow", reason="the corpus extra: pip install -e '.[corpus]'")
 pytest.importorskip("fastwarc", reason="the corpus extra: pip install -e '.[corpus]'")
@@ -80,6 +81,17 @@ def test_a_big_page_under_the_limit_is_read_whole(tmp_path: Path) -> None:
     crawl(path, pages=4, big_page_bytes=3 * MIB)
     (big,) = [p for p in read(path, max_page_bytes=4 * MIB) if p.url == "http://example.org/big"]
     assert big.error is None and big.content is not None and len(big.content) > 3 * MIB - 4096
+
+
+def test_a_gzip_encoded_page_is_decoded_whole_under_the_limit_and_too_large_over_it(tmp_path: Path) -> None:
+    # a few hundred kB over the wire, 3 MiB decoded: read in several chunks, and a bomb is stopped by the decoded size
+    page = b"<html><body>" + b"<p>" + article(1) * (3 * MIB // len(article(1))) + b"</p></body></html>"
+    path = tmp_path / "encoded.warc.gz"
+    path.write_bytes(encoded_response("http://example.org/zipped", gzip.compress(page)))
+    (whole,) = read(path, max_page_bytes=len(page))
+    assert whole.error is None and whole.content == page
+    (bomb,) = read(path, max_page_bytes=len(page) - 1)
+    assert bomb.error == "too_large" and bomb.content is None and "decoded page" in (bomb.message or "")
 
 
 def test_an_uncompressed_warc_cut_in_its_headers_ends_with_a_truncated_page(tmp_path: Path) -> None:
