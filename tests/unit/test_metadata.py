@@ -16,7 +16,8 @@ from service.metadata.jsonld import parse_json_ld
 from service.metadata.mojibake import repair_mojibake
 from service.metadata.titles import strip_site
 from service.metadata.visible import Visible
-from service.parsing.lexbor import parse_html
+from service.parsing import lexbor
+from service.parsing.lexbor import parse_html, python_walk
 
 BODY = "<p>Some paragraph that is long enough to be the body of the page, with words in it.</p>"
 
@@ -302,6 +303,23 @@ def test_double_encoded_titles_and_bylines_are_read_back(served: str, read: str)
     metadata = extract_metadata(parse_html(page), None, parse_json_ld(()))
     assert metadata.title == read
     assert metadata.author == ("Jos\u00e9 Mar\u00eda",)
+
+
+@pytest.mark.parametrize("walk", ["python", "compiled"])
+def test_author_marks_come_in_page_order_from_microdata_rel_and_classes_whichever_walk_ran(walk: str) -> None:
+    chosen = python_walk if walk == "python" else lexbor.compiled_walk
+    if chosen is None:
+        pytest.skip("the compiled walk is not built (make build-ext)")
+    body = (
+        '<div class="head"><a rel="author" href="/u/li">Bo Li</a> <a rel="Author" href="/x">Not a byline</a></div>'
+        '<span itemprop="author" itemscope><span itemprop="name">Ann Roe</span></span>'
+        '<meta itemprop="author" content="Cy Dee"><p itemprop=" author ">Spaced Out</p>'
+        '<div class="card"><div class="author-box"><span class="username">Dee Fox</span></div></div>' + BODY
+    )
+    marks = parse_html(page(body=body), walk=chosen).author_marks
+    # an item's text is its parts' (not a name), a <meta> gives its content, and the itemprop is matched exactly
+    assert marks.microdata == ("Cy Dee",)
+    assert marks.bylines == ("Bo Li", "Dee Fox", "Dee Fox")  # rel="author" as written; the box and its name, nested
 
 
 BYLINE_CLASSES = ["post-author-name", "c-byline__name", "AuthorBox", "username", "postuser", "creator"]
