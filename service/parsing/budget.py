@@ -104,11 +104,15 @@ class PageBudget:
     max_elements: int = DEFAULT_MAX_ELEMENTS
     max_attribute_names: int = DEFAULT_MAX_ATTRIBUTE_NAMES
 
-    def check(self, html: bytes) -> None:
-        """Raise :class:`PageTooComplex` when ``html`` (UTF-8) is over either budget."""
+    def check(self, html: bytes, lt_count: int | None = None) -> None:
+        """Raise :class:`PageTooComplex` when ``html`` (UTF-8) is over either budget.
+
+        ``lt_count``: :func:`count_lt` of ``html``, where the caller has counted already.
+        """
         # Every start tag opens with "<": a page with no more of those than allowed needs no exact count,
         # and counting them alone costs a third of the exact count (most pages stop here).
-        if count_lt(html) > self.max_elements and (elements := count_start_tags(html)) > self.max_elements:
+        lt_count = count_lt(html) if lt_count is None else lt_count
+        if lt_count > self.max_elements and (elements := count_start_tags(html)) > self.max_elements:
             raise PageTooComplex(f"the page has {elements} elements, more than the {self.max_elements} allowed")
         if not self.max_attribute_names:  # no scan: a deployment that trusts its pages
             return

@@ -21,7 +21,7 @@ import selectolax
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from service.parsing.attributes import RECORDED_ATTRIBUTES, TreeAttributes
-from service.parsing.budget import PageBudget
+from service.parsing.budget import PageBudget, count_lt
 from service.parsing.decode import to_utf8
 from service.parsing.document import BLOCK_LEVEL_TAGS, Document
 from service.parsing.markup import MARKUP_TAGS
@@ -182,10 +182,11 @@ def parse_html(
     ``walk``: :data:`DEFAULT_WALK` (compiled where built) unless given; both give the same document.
     """
     utf8, encoding = to_utf8(html, charset)
+    lt_count = count_lt(utf8)  # counted once for the budget and the nesting guard (0.03 ms on a dev page)
     if budget is not None:
-        budget.check(utf8)
+        budget.check(utf8, lt_count)
     doctype_match = _DOCTYPE.match(utf8, 0, 1024)
-    tree = LexborHTMLParser(flatten_deep_nesting(utf8))
+    tree = LexborHTMLParser(flatten_deep_nesting(utf8, lt_count))
     root = tree.root
     title = _title(tree) if root is not None else ""  # the page's, whatever the selectors leave
     apply_selectors(tree, target_selector, remove_selector)

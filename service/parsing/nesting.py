@@ -34,9 +34,11 @@ _BLOCK_TAG = re.compile(
 )
 
 
-def flatten_deep_nesting(html: bytes) -> bytes:
-    """The page with block-level tags deeper than the cap removed."""
-    if len(html) <= SCAN_TRIGGER_TAGS or count_lt(html) <= SCAN_TRIGGER_TAGS:
+def flatten_deep_nesting(html: bytes, lt_count: int | None = None) -> bytes:
+    """The page with block-level tags deeper than the cap removed (``lt_count``: :func:`count_lt`, if known)."""
+    if len(html) <= SCAN_TRIGGER_TAGS:
+        return html
+    if (count_lt(html) if lt_count is None else lt_count) <= SCAN_TRIGGER_TAGS:
         return html
     if _deepest_block_nesting(html) <= MAX_BLOCK_NESTING:  # most big pages: no Python call per tag
         return html
