@@ -182,8 +182,9 @@ def parse_html(
     ``walk``: :data:`DEFAULT_WALK` (compiled where built) unless given; both give the same document.
     """
     utf8, encoding = to_utf8(html, charset)
-    lt_count = count_lt(utf8)  # counted once for the budget and the nesting guard (0.03 ms on a dev page)
+    lt_count = None  # the "<" of the page, counted once for the budget and the nesting guard (0.03 ms a dev page)
     if budget is not None:
+        lt_count = count_lt(utf8)
         budget.check(utf8, lt_count)
     doctype_match = _DOCTYPE.match(utf8, 0, 1024)
     tree = LexborHTMLParser(flatten_deep_nesting(utf8, lt_count))
