@@ -91,7 +91,10 @@ def test_the_registry_serves_it_and_the_pipeline_extracts_with_it():
     assert_served_and_extracts("gbt", ARTICLE)
 
 
-def test_the_trainer_fits_and_exports_with_parity():
-    args = argparse.Namespace(iterations=20, learning_rate=0.1, leaves=7, seed=1)
+@pytest.mark.parametrize("boilerplate_weight", [1.0, 2.0])
+def test_the_trainer_fits_and_exports_with_parity(boilerplate_weight: float):
+    args = argparse.Namespace(iterations=20, learning_rate=0.1, leaves=7, seed=1, boilerplate_weight=boilerplate_weight)
     config = fit_and_check_parity("gbt", N_FEATURES, args)
     assert (config["max_iter"], config["max_leaf_nodes"]) == (20, 7)
+    # the weight is recorded where it changes the fit, and the manifest of a default fit stays as it was
+    assert config.get("boilerplate_weight") == (None if boilerplate_weight == 1.0 else boilerplate_weight)
