@@ -118,7 +118,8 @@ class Recipe:
     train part, as the SVM's chosen tokens do), side files to store beside the
     model and configuration to record; ``fit(features, labels, args)`` returns
     the fitted classifier to export, the skl2onnx converters it needs and
-    configuration to record.
+    configuration to record; ``extra_train(data, args)``, where given, more labeled pages to fit on
+    beside the train part (augmentation), never seen by the validation part.
     """
 
     name: str
@@ -127,6 +128,7 @@ class Recipe:
     n_features: int
     features: Callable[[TrainingData, argparse.Namespace], tuple[FeatureFunction, dict[str, bytes], dict[str, Any]]]
     fit: Callable[[np.ndarray, np.ndarray, argparse.Namespace], tuple[Any, dict[type, Converter], dict[str, Any]]]
+    extra_train: Callable[[TrainingData, argparse.Namespace], list[LabeledDocument]] | None = None
 
 
 def say(message: str) -> None:
@@ -142,7 +144,9 @@ def train_recipe(recipe: Recipe, args: argparse.Namespace, options: dict[str, An
     say(f"{recipe.name}: parsing and labeling the train and validation parts of {args.data} ...")
     data = load_training_data(args.data)
     features, side_files, feature_config = recipe.features(data, args)
-    rows = {part: unit_rows(data.parts[part], features, args.units) for part in ("train", "validation")}
+    extra = recipe.extra_train(data, args) if recipe.extra_train is not None else []
+    fitted_on = {"train": data.parts["train"] + extra, "validation": data.parts["validation"]}
+    rows = {part: unit_rows(docs, features, args.units) for part, docs in fitted_on.items()}
     train, validation = rows["train"], rows["validation"]
     say(f"{recipe.name}: fitting on {len(train.labels)} {args.units} ({train.labels.mean():.1%} content) ...")
     started = time.perf_counter()
