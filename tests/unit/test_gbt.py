@@ -91,10 +91,20 @@ def test_the_registry_serves_it_and_the_pipeline_extracts_with_it():
     assert_served_and_extracts("gbt", ARTICLE)
 
 
-@pytest.mark.parametrize("boilerplate_weight", [1.0, 2.0])
-def test_the_trainer_fits_and_exports_with_parity(boilerplate_weight: float):
-    args = argparse.Namespace(iterations=20, learning_rate=0.1, leaves=7, seed=1, boilerplate_weight=boilerplate_weight)
+@pytest.mark.parametrize(
+    ("changed", "recorded"),
+    [
+        ({}, {}),  # the defaults: a manifest that reads as the shipped model's
+        (
+            {"boilerplate_weight": 2.0, "min_leaf_rows": 50, "l2": 1.0},
+            {"boilerplate_weight": 2.0, "min_samples_leaf": 50, "l2_regularization": 1.0},
+        ),
+    ],
+)
+def test_the_trainer_fits_and_exports_with_parity(changed: dict[str, float], recorded: dict[str, float]):
+    defaults = {"boilerplate_weight": 1.0, "min_leaf_rows": 20, "l2": 0.0}
+    args = argparse.Namespace(iterations=20, learning_rate=0.1, leaves=7, seed=1, **(defaults | changed))
     config = fit_and_check_parity("gbt", N_FEATURES, args)
     assert (config["max_iter"], config["max_leaf_nodes"]) == (20, 7)
-    # the weight is recorded where it changes the fit, and the manifest of a default fit stays as it was
-    assert config.get("boilerplate_weight") == (None if boilerplate_weight == 1.0 else boilerplate_weight)
+    optional = ("boilerplate_weight", "min_samples_leaf", "l2_regularization")
+    assert {key: config[key] for key in optional if key in config} == recorded
