@@ -14,7 +14,7 @@ from typing import Any
 
 from service.backends.base import WARM_UP_PAGE, Backend, BlockLabels
 from service.backends.coherence import whole_paragraphs
-from service.backends.favor import favor_shift, shift_labels
+from service.backends.favor import decision_shift, shift_labels
 from service.backends.pruning import prune_boilerplate
 from service.backends.registry import BackendRegistry, default_registry
 from service.features.readable import readable_score
@@ -146,7 +146,7 @@ def finish(
     classify_ms: float,
     metadata_reader: MetadataReader,
 ) -> Extraction:
-    """The last stage: the caller's favor, whole paragraphs, pruning, render and assemble the Extraction.
+    """The last stage: the caller's favor (and the article shift), whole paragraphs, pruning, render, assemble.
 
     Separate from :meth:`Extractor.extract` so that a caller which classifies
     elsewhere (the serving layer's micro-batcher) assembles exactly the same result.
@@ -155,14 +155,12 @@ def finish(
     threads, unless ``include_comments``, link lists and furniture on pages not made of them).
     """
     started = time.perf_counter()
-    metadata = metadata_reader.read(document, url)  # first: its page type guards the pruning
+    metadata = metadata_reader.read(document, url)  # first: its page type guards the pruning and the article shift
     metadata_ms = elapsed_ms(started)
     started = time.perf_counter()
-    labels = whole_paragraphs(document, shift_labels(labels, favor_shift(backend.name, options.favor)))
-    pruned = prune_boilerplate(
-        document, labels, include_comments=options.include_comments, page_type=metadata.page_type
-    )
-    labels = whole_paragraphs(document, pruned)  # again: a hidden span or a button inside a paragraph was pruned
+    page_type = metadata.page_type
+    shift = decision_shift(backend.name, options.favor, page_type)
+    labels = final_labels(document, labels, shift, include_comments=options.include_comments, page_type=page_type)
     keep = labels.labels
     chosen = render_options(document, backend, options, url)
     text = render_text(document, keep, chosen)
@@ -188,6 +186,18 @@ def finish(
         document=document,
         labels=labels,
     )
+
+
+def final_labels(
+    document: Document, labels: BlockLabels, shift: float, *, include_comments: bool | None, page_type: str | None
+) -> BlockLabels:
+    """What a page keeps: ``labels`` at the threshold moved by ``shift``, whole paragraphs, pruned.
+
+    Shared by :func:`finish` and ``eval --article-sweep``, which tries shifts on the same path.
+    """
+    labels = whole_paragraphs(document, shift_labels(labels, shift))
+    pruned = prune_boilerplate(document, labels, include_comments=include_comments, page_type=page_type)
+    return whole_paragraphs(document, pruned)  # again: a hidden span or a button inside a paragraph was pruned
 
 
 def render_options(document: Document, backend: Backend, options: Options, url: str | None) -> RenderOptions:

@@ -8,6 +8,10 @@ base: precision only removes from them, recall only adds. The shifts per backend
 chosen on the WCXB validation part by ``python -m service eval --part validation
 --favor-sweep`` (the widest shift each way that costs at most
 :data:`~service.evaluation.favor.F1_TOLERANCE` of mean word F1).
+
+On the pages the page-type model takes for articles the balanced threshold itself moves
+by :data:`ARTICLE_SHIFTS` (chosen by ``eval --part validation --article-sweep``), and the
+caller's favor moves it from there.
 """
 
 from __future__ import annotations
@@ -38,10 +42,29 @@ SHIFTS: Mapping[str, Mapping[str, float]] = {
 }
 DEFAULT_SHIFTS: Mapping[str, float] = {PRECISION: 0.1, RECALL: -0.1}
 
+# The balanced threshold's shift on the pages the page-type model takes for articles, per backend (0 where not
+# listed), from `python -m service eval --part validation --article-sweep` on the WCXB dev pages: the smallest
+# shift within service.evaluation.favor.ARTICLE_TOLERANCE of the best mean word F1 (on articles a model fitted
+# on every kind of page keeps teasers, threads and sidebars too readily). The ensembles' combiners were fitted
+# on that part, so their choice is in-sample.
+ARTICLE_SHIFTS: Mapping[str, float] = {
+    "gbt": 0.2,
+    "bilstm_paper": 0.15,
+    "ensemble": 0.15,
+    "ensemble_cpu": 0.25,
+    "ensemble_peer": 0.25,
+}
+ARTICLE = "article"
+
 
 def favor_shift(backend: str, favor: str) -> float:
     """The threshold shift of ``favor`` (one of :data:`FAVORS`) for ``backend``."""
     return 0.0 if favor == BALANCED else SHIFTS.get(backend, DEFAULT_SHIFTS)[favor]
+
+
+def decision_shift(backend: str, favor: str, page_type: str | None) -> float:
+    """The threshold shift a page is decided with: the caller's ``favor``, and the article shift on an article."""
+    return favor_shift(backend, favor) + (ARTICLE_SHIFTS.get(backend, 0.0) if page_type == ARTICLE else 0.0)
 
 
 def shift_labels(labels: BlockLabels, shift: float) -> BlockLabels:

@@ -77,6 +77,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="comma-separated threshold shifts for --favor-sweep",
     )
     parser.add_argument(
+        "--article-sweep",
+        action="store_true",
+        help="word P/R/F1 of each backend with its threshold shifted on the pages taken for articles only",
+    )
+    parser.add_argument(
         "--metadata",
         action="store_true",
         help="score title, author, publication date and page type against the gold, beside trafilatura's metadata",
@@ -102,6 +107,8 @@ def run(args: argparse.Namespace) -> int:
         pages = select(corpus, args.part, split)
         if args.favor_sweep:
             return _favor_sweep(corpus, args.part, pages, args)
+        if args.article_sweep:
+            return _article_sweep(corpus, args.part, pages, args)
         if args.metadata:
             return _metadata_report(corpus, args.part, pages, args.json, args.misses)
         if args.oracle:
@@ -225,6 +232,14 @@ def _favor_sweep(corpus: Corpus, part: str, pages: list[Page], args: argparse.Na
     rows = favor.sweep(pages, extractor, _backend_names(extractor, args.backends), shifts)
     print(f"# {_describe(corpus, part, len(pages))}; mean word scores over the pages with gold text")
     print(favor.format_sweep(rows))
+    return 0
+
+
+def _article_sweep(corpus: Corpus, part: str, pages: list[Page], args: argparse.Namespace) -> int:
+    extractor = default_extractor()
+    rows = favor.article_sweep(pages, extractor, _backend_names(extractor, args.backends), favor.ARTICLE_SHIFTS_TRIED)
+    print(f"# {_describe(corpus, part, len(pages))}; mean word scores over the pages with gold text")
+    print(favor.format_article_sweep(rows))
     return 0
 
 

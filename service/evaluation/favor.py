@@ -1,9 +1,13 @@
-"""``eval --favor-sweep``: word precision, recall and F1 of each backend at each threshold shift.
+"""``eval --favor-sweep`` and ``--article-sweep``: word P/R/F1 of each backend at each threshold shift.
 
 Each page is parsed and classified once per backend; every shift then only
-relabels, keeps whole paragraphs and renders, as the pipeline does. The shifts
-:mod:`service.backends.favor` ships are the widest each way whose mean word F1
-stays within :data:`F1_TOLERANCE` of the unshifted one.
+relabels, keeps whole paragraphs and renders, as the pipeline does. The favor
+shifts :mod:`service.backends.favor` ships are the widest each way whose mean word
+F1 stays within :data:`F1_TOLERANCE` of the unshifted one. The article sweep moves
+the threshold on the pages the page-type model takes for articles only, through the
+pipeline's own last stage (:func:`~service.pipeline.final_labels`: shift, whole
+paragraphs, pruning); its shift is the smallest whose mean word F1 is within
+:data:`ARTICLE_TOLERANCE` of the best.
 """
 
 from __future__ import annotations
@@ -12,17 +16,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from service.backends.coherence import whole_paragraphs
-from service.backends.favor import PRECISION, RECALL, shift_labels
+from service.backends.favor import ARTICLE, PRECISION, RECALL, shift_labels
 from service.evaluation.datasets import Page
 from service.evaluation.metrics import PRF, word_prf, word_tokens
 from service.evaluation.progress import Progress
 from service.output.formats import render_text
 from service.parsing.lexbor import parse_html
-from service.pipeline import Extractor
+from service.pipeline import Extractor, final_labels
 
 DEFAULT_SHIFTS = (-0.4, -0.3, -0.2, -0.15, -0.1, -0.05, 0.0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4)
 # How much mean word F1 a favor may give up for its side.
 F1_TOLERANCE = 0.02
+ARTICLE_SHIFTS_TRIED = (0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.35, 0.45)
+# An article shift within this of the best mean word F1 is as good: the smallest such is taken.
+ARTICLE_TOLERANCE = 0.0005
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +58,37 @@ def sweep(
     return [SweepRow(b, s, PRF.mean(scores[(b, s)])) for b in backends for s in shifts]
 
 
+def article_sweep(
+    pages: Sequence[Page], extractor: Extractor, backends: Sequence[str], shifts: Sequence[float]
+) -> list[SweepRow]:
+    """Mean word P/R/F1 of every backend with each shift applied on the pages taken for articles."""
+    scores: dict[tuple[str, float], list[PRF]] = {(b, s): [] for b in backends for s in shifts}
+    with Progress(len(pages), "article sweep") as bar:
+        for page in pages:
+            if page.main_content.strip():
+                gold = word_tokens(page.main_content)
+                document = parse_html(page.html())
+                page_type = extractor.metadata.read(document, page.url or None).page_type
+                for name in backends:
+                    labels = extractor.backend(name).classify(document)
+                    for shift in shifts:
+                        on_page = shift if page_type == ARTICLE else 0.0
+                        keep = final_labels(document, labels, on_page, include_comments=None, page_type=page_type)
+                        scores[(name, shift)].append(word_prf(word_tokens(render_text(document, keep.labels)), gold))
+            bar.advance()
+    return [SweepRow(b, s, PRF.mean(scores[(b, s)])) for b in backends for s in shifts]
+
+
+def chosen_article_shifts(rows: Sequence[SweepRow]) -> dict[str, float]:
+    """Per backend, the smallest shift whose mean word F1 is within :data:`ARTICLE_TOLERANCE` of the best."""
+    chosen: dict[str, float] = {}
+    for backend in dict.fromkeys(row.backend for row in rows):
+        own = [row for row in rows if row.backend == backend]
+        best = max(row.score.f1 for row in own)
+        chosen[backend] = min(row.shift for row in own if row.score.f1 >= best - ARTICLE_TOLERANCE)
+    return chosen
+
+
 def chosen_shifts(rows: Sequence[SweepRow]) -> dict[str, dict[str, float]]:
     """Per backend, the widest shift each way whose F1 stays within :data:`F1_TOLERANCE` of shift 0."""
     chosen: dict[str, dict[str, float]] = {}
@@ -64,13 +102,25 @@ def chosen_shifts(rows: Sequence[SweepRow]) -> dict[str, dict[str, float]]:
     return chosen
 
 
-def format_sweep(rows: Sequence[SweepRow]) -> str:
-    """The sweep as a Markdown table, then the shifts chosen."""
+def sweep_table(rows: Sequence[SweepRow]) -> list[str]:
+    """The sweep's rows as a Markdown table."""
     lines = ["| backend | shift | word P | word R | word F1 |", "| --- | --- | --- | --- | --- |"]
-    lines += [
-        f"| `{r.backend}` | {r.shift:+.2f} | {r.score.precision:.3f} | {r.score.recall:.3f} | {r.score.f1:.3f} |"
+    return lines + [
+        f"| `{r.backend}` | {r.shift:+.2f} | {r.score.precision:.4f} | {r.score.recall:.4f} | {r.score.f1:.4f} |"
         for r in rows
     ]
+
+
+def format_article_sweep(rows: Sequence[SweepRow]) -> str:
+    """The article sweep as a Markdown table, then the shift chosen per backend."""
+    lines = [*sweep_table(rows), f"\nChosen (the smallest shift within {ARTICLE_TOLERANCE} of the best word F1):"]
+    lines += [f"{name}: {shift:+.2f}" for name, shift in chosen_article_shifts(rows).items()]
+    return "\n".join(lines)
+
+
+def format_sweep(rows: Sequence[SweepRow]) -> str:
+    """The sweep as a Markdown table, then the shifts chosen."""
+    lines = sweep_table(rows)
     lines.append(f"\nChosen (widest shift within {F1_TOLERANCE} of the unshifted word F1):")
     lines += [
         f"{name}: precision {s[PRECISION]:+.2f}, recall {s[RECALL]:+.2f}" for name, s in chosen_shifts(rows).items()

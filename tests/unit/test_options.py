@@ -3,13 +3,18 @@ front matter and the readable score. Backends are doubles so each assertion is a
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
+from service.backends import favor
 from service.backends.base import BlockLabels
-from service.backends.favor import favor_shift, shift_labels
+from service.backends.favor import decision_shift, favor_shift, shift_labels
 from service.backends.registry import BackendRegistry
 from service.errors import InvalidSelector, NothingSelected
+from service.metadata.fields import Metadata
+from service.metadata.reader import MetadataReader
 from service.options import Options
 from service.parsing.document import Document
 from service.parsing.lexbor import parse_html
@@ -83,6 +88,44 @@ def test_favor_precision_keeps_less_and_recall_more(extractor: Extractor) -> Non
     }
     assert kept == {"precision": ["z" * 95], "balanced": ["y" * 55, "z" * 95], "recall": ["x" * 45, "y" * 55, "z" * 95]}
     assert favor_shift("by_length", "balanced") == 0.0
+
+
+class TypedAs(MetadataReader):
+    """The page's metadata, with the page type the test says (the page-type model is not what is tested)."""
+
+    def __init__(self, page_type: str) -> None:
+        super().__init__()
+        self.kind = page_type
+
+    def read(self, document: Document, url: str | None = None) -> Metadata:
+        return replace(super().read(document, url), page_type=self.kind)
+
+
+@pytest.mark.parametrize(
+    ("page_type", "favor_name", "kept"),
+    [
+        ("article", "balanced", ["z" * 95]),  # the article shift alone
+        ("listing", "balanced", ["y" * 55, "z" * 95]),  # no shift off articles
+        ("article", "recall", ["y" * 55, "z" * 95]),  # the caller's recall (-0.1) and the article's +0.1
+    ],
+)
+def test_articles_are_decided_at_their_own_threshold(
+    monkeypatch: pytest.MonkeyPatch, page_type: str, favor_name: str, kept: list[str]
+) -> None:
+    monkeypatch.setattr(favor, "ARTICLE_SHIFTS", {"by_length": 0.1})
+    registry = BackendRegistry()
+    registry.register("by_length", LengthBackend)
+    typed = Extractor(registry, default_backend="by_length", metadata=TypedAs(page_type))
+    page = f"<p>{'x' * 45}</p><p>{'y' * 55}</p><p>{'z' * 95}</p>"  # scores 0.45, 0.55, 0.95 around 0.5
+    assert run(typed, page, "by_length", favor=favor_name).text.split() == kept
+
+
+def test_the_shipped_article_shifts_apply_to_articles_only() -> None:
+    assert decision_shift("gbt", "balanced", "article") == favor.ARTICLE_SHIFTS["gbt"] > 0
+    assert decision_shift("gbt", "balanced", "listing") == decision_shift("gbt", "balanced", None) == 0.0
+    article = favor.ARTICLE_SHIFTS["gbt"]
+    assert decision_shift("gbt", "precision", "article") == favor_shift("gbt", "precision") + article
+    assert decision_shift("mlp", "balanced", "article") == 0.0  # not listed: the sweep chose no shift
 
 
 def test_include_links_false_writes_link_text_only(extractor: Extractor) -> None:
