@@ -12,15 +12,19 @@ paragraphs, pruning); its shift is the smallest whose mean word F1 is within
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
+from service.backends.base import BlockLabels
 from service.backends.coherence import whole_paragraphs
 from service.backends.favor import ARTICLE, PRECISION, RECALL, shift_labels
 from service.evaluation.datasets import Page
 from service.evaluation.metrics import PRF, word_prf, word_tokens
 from service.evaluation.progress import Progress
 from service.output.formats import render_text
+from service.parsing.document import Document
 from service.parsing.lexbor import parse_html
 from service.pipeline import Extractor, final_labels
 
@@ -39,31 +43,45 @@ class SweepRow:
     score: PRF  # mean over pages with gold text
 
 
+# What a page keeps at a shift: (document, the backend's labels, shift, the page's type) -> bool per block.
+Keep = Callable[[Document, BlockLabels, float, str | None], np.ndarray]
+
+
 def sweep(
     pages: Sequence[Page], extractor: Extractor, backends: Sequence[str], shifts: Sequence[float]
 ) -> list[SweepRow]:
     """Mean word P/R/F1 of every backend at every shift, over the pages that have gold text."""
-    scores: dict[tuple[str, float], list[PRF]] = {(b, s): [] for b in backends for s in shifts}
-    with Progress(len(pages), "favor sweep") as bar:
-        for page in pages:
-            if page.main_content.strip():
-                gold = word_tokens(page.main_content)
-                document = parse_html(page.html())
-                for name in backends:
-                    labels = extractor.backend(name).classify(document)
-                    for shift in shifts:
-                        keep = whole_paragraphs(document, shift_labels(labels, shift)).labels
-                        scores[(name, shift)].append(word_prf(word_tokens(render_text(document, keep)), gold))
-            bar.advance()
-    return [SweepRow(b, s, PRF.mean(scores[(b, s)])) for b in backends for s in shifts]
+    return _sweep(pages, extractor, backends, shifts, title="favor sweep", keep=_shifted)
 
 
 def article_sweep(
     pages: Sequence[Page], extractor: Extractor, backends: Sequence[str], shifts: Sequence[float]
 ) -> list[SweepRow]:
     """Mean word P/R/F1 of every backend with each shift applied on the pages taken for articles."""
+    return _sweep(pages, extractor, backends, shifts, title="article sweep", keep=_shifted_on_articles)
+
+
+def _shifted(document: Document, labels: BlockLabels, shift: float, _page_type: str | None) -> np.ndarray:
+    return whole_paragraphs(document, shift_labels(labels, shift)).labels
+
+
+def _shifted_on_articles(document: Document, labels: BlockLabels, shift: float, page_type: str | None) -> np.ndarray:
+    on_page = shift if page_type == ARTICLE else 0.0
+    return final_labels(document, labels, on_page, include_comments=None, page_type=page_type).labels
+
+
+def _sweep(
+    pages: Sequence[Page],
+    extractor: Extractor,
+    backends: Sequence[str],
+    shifts: Sequence[float],
+    *,
+    title: str,
+    keep: Keep,
+) -> list[SweepRow]:
+    """Each page parsed, typed and classified once per backend; every shift then only decides and renders."""
     scores: dict[tuple[str, float], list[PRF]] = {(b, s): [] for b in backends for s in shifts}
-    with Progress(len(pages), "article sweep") as bar:
+    with Progress(len(pages), title) as bar:
         for page in pages:
             if page.main_content.strip():
                 gold = word_tokens(page.main_content)
@@ -72,9 +90,8 @@ def article_sweep(
                 for name in backends:
                     labels = extractor.backend(name).classify(document)
                     for shift in shifts:
-                        on_page = shift if page_type == ARTICLE else 0.0
-                        keep = final_labels(document, labels, on_page, include_comments=None, page_type=page_type)
-                        scores[(name, shift)].append(word_prf(word_tokens(render_text(document, keep.labels)), gold))
+                        kept = keep(document, labels, shift, page_type)
+                        scores[(name, shift)].append(word_prf(word_tokens(render_text(document, kept)), gold))
             bar.advance()
     return [SweepRow(b, s, PRF.mean(scores[(b, s)])) for b in backends for s in shifts]
 
