@@ -122,3 +122,11 @@ def test_update_floors_raises_and_refuses_to_lower(tmp_path: Path, capsys: pytes
     assert "lowering it takes --allow-lower" in capsys.readouterr().err
     assert main([*common, "--allow-lower"]) == 0
     assert Floors.read(floors_path).floors["boilerpipe"] == pinned.floors["boilerpipe"]
+
+
+@pytest.mark.parametrize(("flag", "chosen"), [("--favor-sweep", "gbt: precision"), ("--article-sweep", "gbt: +")])
+def test_the_sweeps_print_every_shift_and_their_choice(flag: str, chosen: str, capsys: pytest.CaptureFixture[str]):
+    assert main(["eval", "--data", WCXB, "--part", "all", "--backends", "gbt", "--check-data", "none", flag]) == 0
+    printed = capsys.readouterr().out
+    assert "3 pages of wcxb (all part)" in printed and chosen in printed
+    assert printed.count("| `gbt` | ") >= 7  # a row per shift tried
