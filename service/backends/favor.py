@@ -22,6 +22,7 @@ from dataclasses import replace
 import numpy as np
 
 from service.backends.base import BlockLabels
+from service.metadata.fields import ARTICLE
 
 PRECISION, BALANCED, RECALL = "precision", "balanced", "recall"
 FAVORS = (PRECISION, BALANCED, RECALL)
@@ -54,7 +55,6 @@ ARTICLE_SHIFTS: Mapping[str, float] = {
     "ensemble_cpu": 0.25,
     "ensemble_peer": 0.25,
 }
-ARTICLE = "article"
 
 
 def favor_shift(backend: str, favor: str) -> float:

@@ -49,6 +49,7 @@ from service.backends.base import BlockLabels
 from service.backends.coherence import leaf_weights
 from service.features.hidden import hidden_blocks
 from service.features.structure import LINK_LEVELS, REGION_BITS, container_link_shares, leaf_regions
+from service.metadata.fields import ARTICLE
 from service.parsing.document import Document
 
 MIN_CHARS_BESIDE_COMMENTS = 2500  # kept text outside the comments that makes them an article's thread
@@ -91,7 +92,7 @@ def prune_boilerplate(
         include_comments is None and _article_thread(float(weights[keep & ~comments].sum()), page_type)
     ):
         dropped |= comments
-    if page_type == "article":
+    if page_type == ARTICLE:
         after = after_the_body(keep & ~dropped, weights)
         dropped |= after & ~comments if include_comments else after  # the caller's comments stay theirs
     return BlockLabels(scores=labels.scores, labels=keep & ~dropped)

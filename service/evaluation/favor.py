@@ -19,10 +19,11 @@ import numpy as np
 
 from service.backends.base import BlockLabels
 from service.backends.coherence import whole_paragraphs
-from service.backends.favor import ARTICLE, PRECISION, RECALL, shift_labels
+from service.backends.favor import PRECISION, RECALL, shift_labels
 from service.evaluation.datasets import Page
 from service.evaluation.metrics import PRF, word_prf, word_tokens
 from service.evaluation.progress import Progress
+from service.metadata.fields import ARTICLE
 from service.output.formats import render_text
 from service.parsing.document import Document
 from service.parsing.lexbor import parse_html

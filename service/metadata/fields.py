@@ -6,7 +6,8 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 # The page types the classifier tells apart (WCXB's seven; its `category` is `collection`).
-PAGE_TYPES = ("article", "collection", "documentation", "forum", "listing", "product", "service")
+ARTICLE = "article"  # the one type pruning and the decision threshold treat apart
+PAGE_TYPES = (ARTICLE, "collection", "documentation", "forum", "listing", "product", "service")
 
 
 @dataclass(frozen=True, slots=True)
