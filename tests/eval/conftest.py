@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from service.commands.pages import load_pages
 from service.paths import default_check_data_dir, default_data_dir
 
 from support.gate_cache import GatePasses
@@ -31,6 +32,14 @@ def data_dir() -> Path:
 def dragnet_dir() -> Path:
     """The Dragnet 2012 pages (evaluation only); tests that need them skip cleanly when they are absent."""
     return _pages_or_skip(default_check_data_dir(), "Dragnet pages", "EXTRACT_CHECK_DATA_DIR")
+
+
+@pytest.fixture(params=["data_dir", "dragnet_dir"], ids=["wcxb", "dragnet"])
+def corpus_pages(request: pytest.FixtureRequest) -> list[bytes]:
+    """Every page of the WCXB dev pages, then of Dragnet 2012 (a test each; each skips where its pages are absent)."""
+    pages = load_pages(request.getfixturevalue(request.param))
+    assert pages
+    return pages
 
 
 @pytest.fixture

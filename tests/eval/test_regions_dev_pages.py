@@ -6,11 +6,8 @@ tests/unit/test_regions_compiled.py checks the same over generated values.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from service.commands.pages import load_pages
 from service.features import structure
 from service.parsing.lexbor import parse_html
 
@@ -19,26 +16,13 @@ compiled = pytest.mark.skipif(
 )
 
 
-def _assert_every_page_alike(pages_dir: Path) -> None:
-    pages = load_pages(pages_dir)
-    assert pages
-    for page in pages:
+@compiled
+@pytest.mark.data
+@pytest.mark.slow
+def test_every_page_gets_the_same_region_bits(corpus_pages: list[bytes]) -> None:
+    for page in corpus_pages:
         document = parse_html(page)
         for name in ("id", "class"):
             listed = list(document.elem_attribute(name).values())
             assert structure.compiled_region_bits is not None
             assert structure.compiled_region_bits(listed).tolist() == structure.python_region_bits(listed).tolist()
-
-
-@compiled
-@pytest.mark.data
-@pytest.mark.slow
-def test_every_dev_page_gets_the_same_region_bits(data_dir: Path) -> None:
-    _assert_every_page_alike(data_dir)
-
-
-@compiled
-@pytest.mark.data
-@pytest.mark.slow
-def test_every_dragnet_page_gets_the_same_region_bits(dragnet_dir: Path) -> None:
-    _assert_every_page_alike(dragnet_dir)
