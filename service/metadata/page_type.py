@@ -71,10 +71,16 @@ _BLOCK_SHARES = {
 }
 _LETTERS = re.compile(r"[a-z]+")
 _WORD = re.compile(r"\w+")
-# Every tag of a group to the group's index (the groups are disjoint): one lookup per tag path.
-# The group of a tag, 1-based (0: any other tag).
-_SHARE_GROUP = {tag: i for i, tags in enumerate(_BLOCK_SHARES.values(), 1) for tag in tags}
+# Every tag of a group to one code, looked up once per tag path (the groups are disjoint; 0: any other tag):
+# its share group in the low bits (1-based; <p> last, a share of its own, a prose feature), its count group above.
+_P_SHARE = len(_BLOCK_SHARES) + 1
+_COUNT_SHIFT = 3  # share codes 0..6 fit below it
+_SHARE_GROUP = {tag: i for i, tags in enumerate(_BLOCK_SHARES.values(), 1) for tag in tags} | {"p": _P_SHARE}
 _COUNT_GROUP = {tag: i for i, tags in enumerate(_TAG_COUNTS.values(), 1) for tag in tags}
+_TAG_CODE = {
+    tag: _SHARE_GROUP.get(tag, 0) | _COUNT_GROUP.get(tag, 0) << _COUNT_SHIFT
+    for tag in _SHARE_GROUP.keys() | _COUNT_GROUP.keys()
+}
 FEATURES: tuple[str, ...] = (
     "log_blocks", "log_chars", "log_mean_block_chars", "link_char_share", "link_block_share",
     *_BLOCK_SHARES, *(f"log_{name}" for name in _TAG_COUNTS), *_LD_GROUPS,
@@ -98,16 +104,15 @@ def page_type_features(document: Document, metadata: Metadata, ld_types: set[str
         np.log1p(total),
         np.log1p(total / max(len(texts), 1)),
         float(chars[in_link].sum()) / total,
-        float(in_link.mean()) if len(texts) else 0.0,
+        np.count_nonzero(in_link) / len(texts) if len(texts) else 0.0,
     ]
     # a block's paragraph is its nearest block-level ancestor: its tag says list item, cell, heading, nav ...
     # dict.get with a default, mapped in C (a defaultdict would keep every tag name a page invents)
-    share_group = np.fromiter(map(_SHARE_GROUP.get, document.path_tag, repeat(0)), np.int32)
-    count_group = np.fromiter(map(_COUNT_GROUP.get, document.path_tag, repeat(0)), np.int32)
-    paragraph_group = share_group[document.elem_path[document.block_paragraph]]
-    shares = np.bincount(paragraph_group, weights=chars, minlength=len(_BLOCK_SHARES) + 1)[1:] / total
-    counts = np.bincount(count_group[document.elem_path], minlength=len(_TAG_COUNTS) + 1)[1:]
-    values += [*shares.tolist(), *np.log1p(counts).tolist()]
+    code = np.fromiter(map(_TAG_CODE.get, document.path_tag, repeat(0)), np.int32, len(document.path_tag))
+    shares = np.bincount(code[document.elem_path[document.block_paragraph]] & ((1 << _COUNT_SHIFT) - 1),
+                         weights=chars, minlength=_P_SHARE + 1) / total  # fmt: skip
+    counts = np.bincount(code[document.elem_path] >> _COUNT_SHIFT, minlength=len(_TAG_COUNTS) + 1)[1:]
+    values += [*shares[1:_P_SHARE].tolist(), *np.log1p(counts).tolist()]
     values += [float(bool(ld_types & group)) for group in _LD_GROUPS.values()]
     og = og_type(document)
     values += [float(og == "article"), float("product" in og), float(og == "website")]
@@ -122,21 +127,20 @@ def page_type_features(document: Document, metadata: Metadata, ld_types: set[str
     values += [float(bool(pattern.search(path))) for pattern in _URL_GROUPS.values()]
     segments = [s for s in path.split("/") if s]
     values += [len(segments), float(not segments), float(bool(parts.query)), float(bool(re.search(r"\d{4,}", path)))]
-    values += _prose(document, chars, total)
+    values += [float(shares[_P_SHARE]), *_paragraphs(document, chars)]
     return np.asarray(values, dtype=np.float32)
 
 
-def _prose(document: Document, chars: np.ndarray, total: float) -> list[float]:
-    """How much of the page is prose, whatever its markup era: the share in ``<p>``, the longest paragraph, how many.
+def _paragraphs(document: Document, chars: np.ndarray) -> list[float]:
+    """How long the page's paragraphs run, whatever its markup era: the longest, and how many are prose.
 
-    The share inside comment threads, tried too, took 2012 articles with long threads for forums.
+    With the share of text in ``<p>``, the prose features; the share inside comment threads, tried too,
+    took 2012 articles with long threads for forums.
     """
     if not len(chars):
-        return [0.0, 0.0, 0.0]
-    per_paragraph = np.bincount(document.block_paragraph, weights=chars, minlength=len(document.elem_tag))
-    is_p = document.elem_tagged({"p"})
+        return [0.0, 0.0]
+    per_paragraph = np.bincount(document.block_paragraph, weights=chars)
     return [
-        float(per_paragraph[is_p].sum()) / total,
         float(np.log1p(per_paragraph.max())),
         float(np.log1p(np.count_nonzero(per_paragraph >= LONG_PARAGRAPH_CHARS))),
     ]
