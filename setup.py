@@ -1,6 +1,7 @@
 """The optional compiled extensions; everything else is in pyproject.toml.
 
-``service/parsing/_walk.pyx`` (the block walk), ``service/parsing/_budget.pyx`` (the page
+``service/parsing/_walk.pyx`` (the block walk), ``service/parsing/_markup.pyx`` (the page's
+markup for the metadata, read off the same Lexbor structs), ``service/parsing/_budget.pyx`` (the page
 budget's attribute-name scan, plain C over the bytes: no headers, no selectolax) and
 ``service/features/_regions.pyx`` (the region words in ids and classes, plain C likewise). Built only
 when ``EXTRACT_BUILD_WALK=1`` (``make build-ext``, the Docker builder stages), so a plain
@@ -44,15 +45,15 @@ def extensions() -> list[Extension]:
     from Cython.Build import cythonize  # noqa: PLC0415 - only needed when building the extension
     from selectolax import __version__ as selectolax_version  # noqa: PLC0415
 
-    walk = Extension(
-        "service.parsing._walk",
-        ["service/parsing/_walk.pyx"],
-        include_dirs=[str(lexbor_headers(selectolax_version))],
-        define_macros=[("LEXBOR_STATIC", None), ("SELECTOLAX_VERSION", f'"{selectolax_version}"')],
-    )
+    lexbor = {  # the walk and the markup reader read Lexbor's structs: its headers, the version they fit
+        "include_dirs": [str(lexbor_headers(selectolax_version))],
+        "define_macros": [("LEXBOR_STATIC", None), ("SELECTOLAX_VERSION", f'"{selectolax_version}"')],
+    }
+    walk = Extension("service.parsing._walk", ["service/parsing/_walk.pyx"], **lexbor)
+    markup = Extension("service.parsing._markup", ["service/parsing/_markup.pyx"], **lexbor)
     budget = Extension("service.parsing._budget", ["service/parsing/_budget.pyx"])
     regions = Extension("service.features._regions", ["service/features/_regions.pyx"])
-    return cythonize([walk, budget, regions], language_level=3, quiet=True)
+    return cythonize([walk, markup, budget, regions], language_level=3, quiet=True)
 
 
 setup(ext_modules=extensions() if BUILD_WALK else [])
