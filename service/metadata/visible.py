@@ -64,6 +64,25 @@ def _date_span(text: str, start: int, end: int) -> re.Match[str] | None:
     return span
 
 
+def _years(text: str) -> Iterator[re.Match[str]]:
+    """``_YEAR.finditer(text)``, the pattern tried only where ``str.find`` (in C) sees "19" or "20".
+
+    The pattern has no literal to start from, so its own scan tries every character: two to three times slower.
+    """
+    find, match = text.find, _YEAR.match
+    at_19, at_20 = find("19"), find("20")
+    while at_19 >= 0 or at_20 >= 0:
+        at = at_19 if at_20 < 0 or 0 <= at_19 < at_20 else at_20
+        year = match(text, at)
+        if year is not None:
+            yield year
+        after = year.end() if year is not None else at + 1  # where finditer goes on
+        if 0 <= at_19 < after:
+            at_19 = find("19", after)
+        if 0 <= at_20 < after:
+            at_20 = find("20", after)
+
+
 def _name(text: str) -> str | None:
     text = _NAME_END.split(text, maxsplit=1)[0].strip(" ,.:;|·")
     if not text or len(text.split()) > MAX_NAME_WORDS or not _NAME.match(text) or NOT_A_NAME.search(text):
@@ -136,7 +155,7 @@ class Visible:
         lines = self._lines
         found = 0
         searched = 0  # where the date pattern has looked up to: a date is found once
-        for count, year in enumerate(_YEAR.finditer(lines)):
+        for count, year in enumerate(_years(lines)):
             if count >= MAX_YEARS or found >= MAX_FOUND:
                 break
             start = max(year.start() - DATE_REACH, searched)
