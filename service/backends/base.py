@@ -36,7 +36,9 @@ class BlockLabels:
 # times a backend extracts it first (service.pipeline.warm_up, the one place), because the first session
 # run allocates and features and renderers build lookup tables on first use; no request pays that.
 WARM_UP_PAGE = (
-    b"<html><head><title>Warm-up</title></head><body><nav><a href='/'>Home</a></nav>"
+    # a title misread as some pages serve theirs (UTF-8's "’" read as Windows-1252): its repair imports ftfy now
+    b"<html><head><title>A reader\xc3\xa2\xe2\x82\xac\xe2\x84\xa2s warm-up</title></head>"
+    b"<body><nav><a href='/'>Home</a></nav>"
     b"<article><h1>Warm-up</h1><p>One paragraph with <b>two</b> sentences. Here is the second.</p>"
     b"<ol start='2'><li>An item</li></ol></article><footer>&copy; 2026</footer></body></html>"
 )

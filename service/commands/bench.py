@@ -131,10 +131,10 @@ def _system(name: str) -> Callable[[bytes], object]:
         from service.backends.peers import get_peer  # noqa: PLC0415
 
         return get_peer(name.removeprefix("peer:"))
-    from service.pipeline import default_extractor  # noqa: PLC0415
+    from service.pipeline import default_extractor, warm_up  # noqa: PLC0415
 
     extractor = default_extractor()
-    extractor.registry.get(name)  # load now, not inside the timed loop
+    warm_up(extractor, [name])  # loaded and run once as the service does at start, not inside the timed loop
     return lambda page: extractor.extract(page, backend=name)
 
 

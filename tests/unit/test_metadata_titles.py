@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 from support.metadata_pages import BODY, metadata_of_page
 
 
@@ -70,3 +73,19 @@ def test_two_head_titles_that_agree_win_over_a_json_ld_name_that_does_not() -> N
     assert title_of(ld + head, h1) == "Business Text Messaging"
     alone = '<meta property="og:title" content="Business Text Messaging | Twilio">'  # one head title: no second voice
     assert title_of(ld + alone, h1) == "Messaging"
+
+
+def test_the_warm_up_loads_the_mojibake_repair_so_no_request_pays_its_import() -> None:
+    """ftfy takes about 50 ms to import: the first page with a misread title must not pay it (a fresh process)."""
+    code = (
+        "import sys\n"
+        "from service.pipeline import Extractor, warm_up\n"
+        "from service.backends.registry import default_registry\n"
+        "from service.settings import Settings\n"
+        "extractor = Extractor(default_registry(Settings()))\n"
+        "assert 'ftfy' not in sys.modules\n"
+        "warm_up(extractor, ['boilerpipe'])\n"
+        "print('ftfy' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert done.stdout.strip() == "True", done.stderr
