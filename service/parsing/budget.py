@@ -173,14 +173,18 @@ def _raw_text_markup(tags: list[tuple[bytes, ...]]) -> list[bytes]:
     return found
 
 
-def _load_compiled_count() -> Callable[[bytes], int] | None:
-    """The compiled scan (``_budget.pyx``, ``make build-ext``): the same count in one pass; None where not built."""
+def load_compiled_scan(name: str) -> Callable[[bytes], int] | None:
+    """The byte scan ``name`` of ``_budget.pyx`` (``make build-ext``); None where it is not built.
+
+    Each gives what its Python twin gives (the attribute-name count here, the nesting depth in nesting.py).
+    """
     try:
         from service.parsing import _budget  # noqa: PLC0415 - optional: built by `make build-ext`
     except ImportError:
         return None
-    return _budget.count_attribute_names
+    scan: Callable[[bytes], int] = getattr(_budget, name)
+    return scan
 
 
-compiled_count_attribute_names = _load_compiled_count()
+compiled_count_attribute_names = load_compiled_scan("count_attribute_names")
 count_attribute_names: Callable[[bytes], int] = compiled_count_attribute_names or python_count_attribute_names

@@ -11,10 +11,11 @@ text stays, attached to the deepest kept ancestor.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import numpy as np
 
-from service.parsing.budget import count_lt
+from service.parsing.budget import count_lt, load_compiled_scan
 
 # Block-level depth kept as it is; deeper block tags are dropped.
 MAX_BLOCK_NESTING = 2048
@@ -40,7 +41,7 @@ def flatten_deep_nesting(html: bytes, lt_count: int | None = None) -> bytes:
         return html
     if (count_lt(html) if lt_count is None else lt_count) <= SCAN_TRIGGER_TAGS:
         return html
-    if _deepest_block_nesting(html) <= MAX_BLOCK_NESTING:  # most big pages: no Python call per tag
+    if deepest_block_nesting(html) <= MAX_BLOCK_NESTING:  # most big pages: no Python call per tag
         return html
     depth = 0
 
@@ -55,10 +56,17 @@ def flatten_deep_nesting(html: bytes, lt_count: int | None = None) -> bytes:
     return _BLOCK_TAG.sub(keep_or_drop, html)
 
 
-def _deepest_block_nesting(html: bytes) -> int:
-    """The deepest block-level nesting the substitution below would see (end tags never take it below 0)."""
+def python_deepest_block_nesting(html: bytes) -> int:
+    """The deepest block-level nesting the substitution above would see (end tags never take it below 0).
+
+    The reference, and what serves where the compiled scan (``_budget.pyx``: one pass, no list of tags) is not built.
+    """
     slashes = np.array(_BLOCK_TAG.findall(html), dtype="S1")  # b"/" for an end tag, b"" for a start tag
     if not slashes.size:
         return 0
     depth = np.cumsum(np.where(slashes == b"/", -1, 1))
     return int((depth - np.minimum(np.minimum.accumulate(depth), 0)).max())
+
+
+compiled_deepest_block_nesting = load_compiled_scan("deepest_block_nesting")
+deepest_block_nesting: Callable[[bytes], int] = compiled_deepest_block_nesting or python_deepest_block_nesting

@@ -1,4 +1,5 @@
-"""The page budget's attribute-name scans: the Python reference and its compiled twin, where built."""
+"""The byte scans before the parse (the budget's attribute names, the nesting guard's depth): the Python
+references and their compiled twins, where built."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
-from service.parsing import budget
+from service.parsing import budget, nesting
 from service.parsing.budget import python_count_attribute_names
 
 compiled = pytest.mark.skipif(
@@ -25,3 +26,8 @@ Scan = Callable[[bytes], int]
 def assert_scans_agree(page: bytes) -> None:
     assert budget.compiled_count_attribute_names is not None
     assert budget.compiled_count_attribute_names(page) == python_count_attribute_names(page), page[:200]
+
+
+def assert_depths_agree(page: bytes) -> None:
+    assert nesting.compiled_deepest_block_nesting is not None
+    assert nesting.compiled_deepest_block_nesting(page) == nesting.python_deepest_block_nesting(page), page[:200]
