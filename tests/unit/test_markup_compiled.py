@@ -78,7 +78,7 @@ def test_the_fuzz_corpus_is_read_alike() -> None:
     [
         b"",
         b"<head><meta property=og:title content='\xff\xfe broken'><title>\xc3 cut</title></head>",
-        b"<head><script type=application/ld+json>{\"a\": \"\xe2\x82\"}</script></head>",
+        b'<head><script type=application/ld+json>{"a": "\xe2\x82"}</script></head>',
         b"<head><link rel='AUTHOR' href=' /me '><link rel=canonical><link href=/x rel=' canonical '></head>",
         b"<head><title></title><title> second </title></head>",
         b"<svg><script type=application/ld+json>{}</script><meta itemprop=datePublished content=2020-01-01></svg>",
