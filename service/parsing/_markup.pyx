@@ -35,7 +35,7 @@ cdef extern from *:
 
 SELECTOLAX_VERSION = _SELECTOLAX_VERSION.decode("ascii")
 if selectolax.__version__ != SELECTOLAX_VERSION:
-    raise ImportError(f"compiled markup reader built against selectolax {SELECTOLAX_VERSION}, not {selectolax.__version__}")
+    raise ImportError(f"built against selectolax {SELECTOLAX_VERSION}, not {selectolax.__version__}")
 
 cdef extern from "lexbor/dom/interfaces/element.h":
     ctypedef struct _Element "lxb_dom_element_t":
@@ -84,7 +84,7 @@ cdef inline bint _is(const _AttrData *data, const char *name, size_t length) noe
 
 
 cdef int _name_of(lxb_dom_attr_t *attr) noexcept:
-    """Which of the attribute names above the attribute is, by the name ``node.attributes`` files it under; NAMES if none."""
+    """Which of the names above the attribute has, read as ``node.attributes`` keys it; NAMES for any other."""
     cdef uintptr_t name = attr.qualified_name if attr.qualified_name != 0 else attr.node.local_name
     if name <= LXB_DOM_ATTR__LAST_ENTRY:
         if name == LXB_DOM_ATTR_CONTENT:
@@ -233,6 +233,7 @@ cdef bint _has_token(lxb_dom_attr_t *attr, const char *word, Py_ssize_t length) 
         return False
     cdef const unsigned char *data = attr.value.data
     cdef Py_ssize_t n = attr.value.length, start = 0, end, i
+    cdef unsigned char byte
     while start < n:
         while start < n and data[start] in b" \t\n\r\f":
             start += 1
@@ -241,7 +242,8 @@ cdef bint _has_token(lxb_dom_attr_t *attr, const char *word, Py_ssize_t length) 
             end += 1
         if end - start == length:
             for i in range(length):
-                if (data[start + i] | 32 if 65 <= data[start + i] <= 90 else data[start + i]) != <unsigned char> word[i]:
+                byte = data[start + i]
+                if (byte | 32 if 65 <= byte <= 90 else byte) != <unsigned char> word[i]:
                     break
             else:
                 return True
