@@ -25,15 +25,8 @@ from selectolax.lexbor cimport (
     lxb_dom_node_t,
 )
 
-cdef extern from *:
-    """
-    #ifndef SELECTOLAX_VERSION
-    #define SELECTOLAX_VERSION "unknown"
-    #endif
-    """
-    const char *_SELECTOLAX_VERSION "SELECTOLAX_VERSION"
+include "_selectolax_version.pxi"
 
-SELECTOLAX_VERSION = _SELECTOLAX_VERSION.decode("ascii")
 if selectolax.__version__ != SELECTOLAX_VERSION:
     raise ImportError(f"built against selectolax {SELECTOLAX_VERSION}, not {selectolax.__version__}")
 
@@ -183,6 +176,15 @@ cdef struct Buffer:
     Py_ssize_t size, capacity
 
 
+cdef inline lxb_dom_node_t *_next_under(lxb_dom_node_t *node, lxb_dom_node_t *root) noexcept:
+    """The node after ``node`` in document order among ``root``'s descendants; NULL after the last."""
+    if node.first_child != NULL:
+        return node.first_child
+    while node != root and node.next == NULL:
+        node = node.parent
+    return NULL if node == root else node.next
+
+
 cdef bytes _text(lxb_dom_node_t *root, Buffer *buffer):
     """``node.text()``'s bytes: the data of every text node under ``root``, in document order."""
     cdef lxb_dom_node_t *node = root.first_child
@@ -202,14 +204,7 @@ cdef bytes _text(lxb_dom_node_t *root, Buffer *buffer):
                     buffer.data, buffer.capacity = grown, 2 * (buffer.size + length)
                 memcpy(buffer.data + buffer.size, character.data.data, length)
                 buffer.size += length
-        if node.first_child != NULL:
-            node = node.first_child
-            continue
-        while node != root and node.next == NULL:
-            node = node.parent
-        if node == root:
-            break
-        node = node.next
+        node = _next_under(node, root)
     return (<char *> buffer.data)[:buffer.size] if buffer.size else b""
 
 
@@ -284,14 +279,7 @@ cdef void _read_head(lxb_dom_node_t *head, list meta, list links, list json_ld, 
                     title[0] = _text_cleaned(node, buffer)
             elif tag == LXB_TAG_SCRIPT and found[TYPE] != NULL and _is_json_ld(found[TYPE]):
                 json_ld.append(_text_str(node, buffer))
-        if node.first_child != NULL:
-            node = node.first_child
-            continue
-        while node != head and node.next == NULL:
-            node = node.parent
-        if node == head:
-            break
-        node = node.next
+        node = _next_under(node, head)
 
 
 cdef void _add_item_date(list found, lxb_dom_attr_t **attributes, int value_name) except *:

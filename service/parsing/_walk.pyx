@@ -29,15 +29,7 @@ from selectolax.lexbor cimport (
 
 import numpy as np
 
-cdef extern from *:
-    """
-    #ifndef SELECTOLAX_VERSION
-    #define SELECTOLAX_VERSION "unknown"
-    #endif
-    """
-    const char *_SELECTOLAX_VERSION "SELECTOLAX_VERSION"
-
-SELECTOLAX_VERSION = _SELECTOLAX_VERSION.decode("ascii")
+include "_selectolax_version.pxi"
 
 
 # An element's attributes (selectolax's pxd leaves the struct opaque): the two Lexbor keeps a pointer to,
