@@ -30,22 +30,7 @@ include "_selectolax_version.pxi"
 if selectolax.__version__ != SELECTOLAX_VERSION:
     raise ImportError(f"built against selectolax {SELECTOLAX_VERSION}, not {selectolax.__version__}")
 
-cdef extern from "lexbor/dom/interfaces/element.h":
-    ctypedef struct _Element "lxb_dom_element_t":
-        lxb_dom_attr_t *first_attr
-
-cdef extern from "lexbor/dom/interfaces/attr.h":
-    cdef uintptr_t LXB_DOM_ATTR_CONTENT
-    cdef uintptr_t LXB_DOM_ATTR_HREF
-    cdef uintptr_t LXB_DOM_ATTR_HTTP_EQUIV
-    cdef uintptr_t LXB_DOM_ATTR_REL
-    cdef uintptr_t LXB_DOM_ATTR_TYPE
-    cdef uintptr_t LXB_DOM_ATTR__LAST_ENTRY
-    ctypedef struct _HashEntry "lexbor_hash_entry_t":
-        size_t length
-    ctypedef struct _AttrData "lxb_dom_attr_data_t":
-        _HashEntry entry
-    const unsigned char *lexbor_hash_entry_str(const _HashEntry *entry)
+include "_lexbor_attributes.pxi"
 
 cdef extern from "lexbor/tag/const.h":
     cdef uintptr_t LXB_TAG__TEXT
@@ -72,10 +57,6 @@ def configure(clean, Py_ssize_t max_text_chars, Py_ssize_t max_items, item_dates
     _clean, _max_text, _max_items, _item_dates = clean, max_text_chars, max_items, frozenset(item_dates)
 
 
-cdef inline bint _is(const _AttrData *data, const char *name, size_t length) noexcept:
-    return data.entry.length == length and memcmp(lexbor_hash_entry_str(&data.entry), name, length) == 0
-
-
 cdef int _name_of(lxb_dom_attr_t *attr) noexcept:
     """Which of the names above the attribute has, read as ``node.attributes`` keys it; NAMES for any other."""
     cdef uintptr_t name = attr.qualified_name if attr.qualified_name != 0 else attr.node.local_name
@@ -92,13 +73,13 @@ cdef int _name_of(lxb_dom_attr_t *attr) noexcept:
             return TYPE
         return NAMES
     cdef const _AttrData *data = <const _AttrData *> name
-    if _is(data, "property", 8):
+    if _named(data, "property", 8):
         return PROPERTY
-    if _is(data, "name", 4):
+    if _named(data, "name", 4):
         return NAME
-    if _is(data, "itemprop", 8):
+    if _named(data, "itemprop", 8):
         return ITEMPROP
-    if _is(data, "datetime", 8):
+    if _named(data, "datetime", 8):
         return DATETIME
     return NAMES
 
@@ -270,10 +251,10 @@ cdef void _read_head(lxb_dom_node_t *head, list meta, list links, list json_ld, 
                 content = _cleaned_value(found[CONTENT])
                 if key and content:
                     meta.append((key.strip().lower(), content))
-            elif tag == LXB_TAG_LINK and found[HREF] != NULL and (
-                _has_token(found[REL], "canonical", 9) or _has_token(found[REL], "author", 6)
-            ):
-                links.append((_folded(found[REL]), _value(found[HREF]).strip()))
+            elif tag == LXB_TAG_LINK and found[HREF] != NULL:
+                # once per selector of the list it matches, as Lexbor's matcher reports it ("canonical author": twice)
+                for _ in range(_has_token(found[REL], "canonical", 9) + _has_token(found[REL], "author", 6)):
+                    links.append((_folded(found[REL]), _value(found[HREF]).strip()))
             elif tag == LXB_TAG_TITLE:
                 if not title[0]:
                     title[0] = _text_cleaned(node, buffer)

@@ -32,24 +32,7 @@ import numpy as np
 include "_selectolax_version.pxi"
 
 
-# An element's attributes (selectolax's pxd leaves the struct opaque): the two Lexbor keeps a pointer to,
-# and the list of all of them.
-cdef extern from "lexbor/dom/interfaces/element.h":
-    ctypedef struct _Element "lxb_dom_element_t":
-        lxb_dom_attr_t *first_attr
-        lxb_dom_attr_t *attr_id
-        lxb_dom_attr_t *attr_class
-
-# An attribute's name: a standard one's id is its number in Lexbor's table (the walk needs only "style"),
-# any other's is the address of its entry in the document's name table, which holds the name (lower case).
-cdef extern from "lexbor/dom/interfaces/attr.h":
-    cdef uintptr_t LXB_DOM_ATTR_STYLE
-    cdef uintptr_t LXB_DOM_ATTR__LAST_ENTRY
-    ctypedef struct _HashEntry "lexbor_hash_entry_t":
-        size_t length
-    ctypedef struct _AttrData "lxb_dom_attr_data_t":
-        _HashEntry entry
-    const unsigned char *lexbor_hash_entry_str(const _HashEntry *entry)
+include "_lexbor_attributes.pxi"
 
 # A tag's role, one byte per Lexbor tag id below TABLE_SIZE (every id the walk tells apart is a standard one).
 cdef enum:
@@ -178,10 +161,6 @@ cdef class _Recorded:
             "id": self.ids, "class": self.classes, "role": self.roles, "hidden": self.hidden,
             "aria-hidden": self.aria_hidden, "style": self.styles,
         }
-
-
-cdef inline bint _named(const _AttrData *data, const char *name, size_t length) noexcept:
-    return data.entry.length == length and memcmp(lexbor_hash_entry_str(&data.entry), name, length) == 0
 
 
 cdef inline void _record_names(lxb_dom_node_t *node, int32_t elem, _Recorded recorded) except *:

@@ -81,6 +81,7 @@ def test_the_fuzz_corpus_is_read_alike() -> None:
         b'<head><script type=application/ld+json>{"a": "\xe2\x82"}</script></head>',
         b"<head><link rel='AUTHOR' href=' /me '><link rel=canonical><link href=/x rel=' canonical '></head>",
         b"<head><title></title><title> second </title></head>",
+        b"<head><link rel='Canonical author' href></head>",  # matched by both selectors: listed twice by both
         b"<svg><script type=application/ld+json>{}</script><meta itemprop=datePublished content=2020-01-01></svg>",
         b"<h1>a<span>b</span>\n\n<em>c</em></h1>" * 45,
     ],
