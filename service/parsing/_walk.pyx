@@ -194,16 +194,16 @@ def walk(LexborNode root):
     """The Python walk's columns for the tree under ``root`` (see ``_Builder.walk``), as one tuple.
 
     (elem_tag, elem_parent, elem_nth, elem_path, elem_address, path_parent, path_tag,
-    texts, block_elem, block_child, block_paragraph, block_flags, kept, elem_attributes)
+    texts, block_chars, block_elem, block_child, block_paragraph, block_flags, kept, elem_attributes)
     """
     if not _configured:
         raise RuntimeError("configure() the compiled walk first")
     cdef LexborHTMLParser parser = root.parser
-    cdef Column elem_parent, elem_nth, elem_path, block_elem, block_child, block_paragraph, block_flags
+    cdef Column elem_parent, elem_nth, elem_path, block_elem, block_child, block_paragraph, block_flags, block_chars
     memset(&elem_parent, 0, sizeof(Column)); memset(&elem_nth, 0, sizeof(Column))
     memset(&elem_path, 0, sizeof(Column)); memset(&block_elem, 0, sizeof(Column))
     memset(&block_child, 0, sizeof(Column)); memset(&block_paragraph, 0, sizeof(Column))
-    memset(&block_flags, 0, sizeof(Column))
+    memset(&block_flags, 0, sizeof(Column)); memset(&block_chars, 0, sizeof(Column))
     cdef Frame *stack = NULL
     cdef Py_ssize_t stack_size = 0, stack_capacity = 0
     cdef Frame *grown
@@ -222,7 +222,7 @@ def walk(LexborNode root):
     cdef bint pending_space = False, pending_break = False, all_space, any_visible, has_newline
     cdef const unsigned char *data
     cdef Py_ssize_t length, i
-    cdef str raw, text, tag
+    cdef str raw, text, tag, leaf
     cdef Py_UCS4 first, last_char
     cdef uint8_t last
     cdef bint first_space
@@ -276,15 +276,17 @@ def walk(LexborNode root):
                         first_space = _ascii_space[data[0]]
                         last = data[length - 1]
                         if context & _in_pre:
-                            texts.append(_strip_newlines(data, length))
+                            leaf = _strip_newlines(data, length)
                             flags = context | (pending_space or first_space) | (
                                 pending_break or data[0] == 13 or data[0] == 10
                             ) << 1
                             pending_break = last == 13 or last == 10
                         else:
-                            texts.append(_collapse(data, length, &buffer))
+                            leaf = _collapse(data, length, &buffer)
                             flags = context | (pending_space or first_space) | pending_break << 1
                             pending_break = False
+                        texts.append(leaf)
+                        _push(&block_chars, len(leaf))  # read now, while the new string is in the cache
                         _push(&block_flags, flags)
                         pending_space = _ascii_space[last]
                         node = node.next
@@ -302,16 +304,18 @@ def walk(LexborNode root):
                     first = raw[0]
                     last_char = raw[len(raw) - 1]
                     if context & _in_pre:
-                        texts.append(raw.strip("\r\n"))
+                        leaf = raw.strip("\r\n")
                         flags = context | (pending_space or first.isspace()) | (
                             pending_break or first == u"\r" or first == u"\n"
                         ) << 1
                         pending_break = last_char == u"\r" or last_char == u"\n"
                     else:
                         text = raw.strip()
-                        texts.append(" ".join(text.split()) if "  " in text or not text.isprintable() else text)
+                        leaf = " ".join(text.split()) if "  " in text or not text.isprintable() else text
                         flags = context | (pending_space or first.isspace()) | pending_break << 1
                         pending_break = False
+                    texts.append(leaf)
+                    _push(&block_chars, len(leaf))
                     _push(&block_flags, flags)
                     pending_space = last_char.isspace()
                     node = node.next
@@ -389,6 +393,7 @@ def walk(LexborNode root):
             path_parent,
             path_tag,
             texts,
+            _array(&block_chars, np.float64),
             _array(&block_elem),
             child_array,
             _array(&block_paragraph),
@@ -402,3 +407,4 @@ def walk(LexborNode root):
         free(addresses.data)
         free(elem_parent.data); free(elem_nth.data); free(elem_path.data)
         free(block_elem.data); free(block_child.data); free(block_paragraph.data); free(block_flags.data)
+        free(block_chars.data)

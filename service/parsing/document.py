@@ -94,6 +94,9 @@ class Document:
     path_tag: list[str]
     # Block table, in document order.
     texts: list[str]
+    # float64 (read-only), every block's length in characters, read by the walk as it makes the text:
+    # pruning, features and metadata all weigh by it
+    block_chars: np.ndarray
     block_elem: np.ndarray  # int32, the element holding the text leaf
     block_child: np.ndarray  # int32, index among that element's child nodes, -1 if unknown
     block_paragraph: np.ndarray  # int32, nearest block-level ancestor element
@@ -110,13 +113,6 @@ class Document:
 
     def __len__(self) -> int:
         return len(self.texts)
-
-    @cached_property
-    def block_chars(self) -> np.ndarray:
-        """Every block's length in characters (float64, read-only): pruning, features and metadata all weigh by it."""
-        chars = np.fromiter(map(len, self.texts), dtype=np.float64, count=len(self.texts))
-        chars.flags.writeable = False
-        return chars
 
     # -- derived per-element facts ----------------------------------------
     @cached_property

@@ -95,6 +95,7 @@ class Columns(NamedTuple):
     path_parent: list[int]
     path_tag: list[str]
     texts: list[str]
+    block_chars: np.ndarray  # float64, each text's length in characters
     block_elem: np.ndarray  # int32
     block_child: np.ndarray  # int32, -1 where flattened
     block_paragraph: np.ndarray  # int32
@@ -356,6 +357,7 @@ class _Builder:
             path_parent=self.path_parent,
             path_tag=self.path_tag,
             texts=self.texts,
+            block_chars=np.fromiter(map(len, self.texts), dtype=np.float64, count=len(self.texts)),
             block_elem=_int32(self.block_elem),
             block_child=np.where(flags & _FLATTENED, -1, _int32(self.block_child)).astype(np.int32),
             block_paragraph=_int32(self.block_paragraph),
@@ -369,6 +371,7 @@ def _document(
     tree: LexborHTMLParser, columns: Columns, *, title: str, lang: str, doctype: str, encoding: str, source_bytes: int
 ) -> Document:
     flags = columns.block_flags
+    columns.block_chars.flags.writeable = False  # every stage weighs by it: none may change it
     return Document(
         elem_tag=columns.elem_tag,
         elem_parent=columns.elem_parent,
@@ -378,6 +381,7 @@ def _document(
         path_parent=columns.path_parent,
         path_tag=columns.path_tag,
         texts=columns.texts,
+        block_chars=columns.block_chars,
         block_elem=columns.block_elem,
         block_child=columns.block_child,
         block_paragraph=columns.block_paragraph,
