@@ -52,14 +52,14 @@ def sweep(
     pages: Sequence[Page], extractor: Extractor, backends: Sequence[str], shifts: Sequence[float]
 ) -> list[SweepRow]:
     """Mean word P/R/F1 of every backend at every shift, over the pages that have gold text."""
-    return _sweep(pages, extractor, backends, shifts, title="favor sweep", keep=_shifted)
+    return _sweep(pages, extractor, backends, shifts, title="favor sweep", keep=_shifted, typed=False)
 
 
 def article_sweep(
     pages: Sequence[Page], extractor: Extractor, backends: Sequence[str], shifts: Sequence[float]
 ) -> list[SweepRow]:
     """Mean word P/R/F1 of every backend with each shift applied on the pages taken for articles."""
-    return _sweep(pages, extractor, backends, shifts, title="article sweep", keep=_shifted_on_articles)
+    return _sweep(pages, extractor, backends, shifts, title="article sweep", keep=_shifted_on_articles, typed=True)
 
 
 def _shifted(document: Document, labels: BlockLabels, shift: float, _page_type: str | None) -> np.ndarray:
@@ -79,15 +79,19 @@ def _sweep(
     *,
     title: str,
     keep: Keep,
+    typed: bool,
 ) -> list[SweepRow]:
-    """Each page parsed, typed and classified once per backend; every shift then only decides and renders."""
+    """Each page parsed and classified once per backend; every shift then only decides and renders.
+
+    ``typed``: the page type is read too (the metadata pass), for a ``keep`` that uses it.
+    """
     scores: dict[tuple[str, float], list[PRF]] = {(b, s): [] for b in backends for s in shifts}
     with Progress(len(pages), title) as bar:
         for page in pages:
             if page.main_content.strip():
                 gold = word_tokens(page.main_content)
                 document = parse_html(page.html())
-                page_type = extractor.metadata.read(document, page.url or None).page_type
+                page_type = extractor.metadata.read(document, page.url or None).page_type if typed else None
                 for name in backends:
                     labels = extractor.backend(name).classify(document)
                     for shift in shifts:
