@@ -196,7 +196,7 @@ def collect_author_marks(root: MarkupNode | None, classes: Iterable[str]) -> Aut
 
 def _author_selector(classes: Iterable[str]) -> str:
     """Microdata authors, rel="author", and the elements whose class holds a byline word one of ``classes`` holds."""
-    held = "\n".join(classes)
+    held = "\n".join(dict.fromkeys(classes))  # each class value once: a page repeats its classes
     words = [word for word in _BYLINE_CLASS_WORDS if word in held]
     return ", ".join([_AUTHOR_ATTRIBUTES_SELECTOR, *(f'[class*="{word}"]' for word in words)])
 
