@@ -314,13 +314,8 @@ def count_attribute_names(bytes html) -> int:
         free(names.slots)
 
 
-# The nesting guard's block-level tags (nesting.py's _BLOCK_TAG), lower case, without the "<" and "/".
-cdef const char *_BLOCK_NAMES[23]
-_BLOCK_NAMES[:] = [
-    b"div", b"section", b"article", b"aside", b"nav", b"header", b"footer", b"main", b"blockquote", b"ul", b"ol",
-    b"dl", b"fieldset", b"figure", b"figcaption", b"details", b"summary", b"dialog", b"address", b"center",
-    b"menu", b"dir", b"hgroup",
-]
+cdef enum:
+    MAX_BLOCK_NAMES = 32  # at most this many block-level names (nesting.py's BLOCK_NAMES has 23)
 
 
 cdef inline bint _regex_space(unsigned char c) noexcept nogil:
@@ -328,25 +323,37 @@ cdef inline bint _regex_space(unsigned char c) noexcept nogil:
     return c == 32 or 9 <= c <= 13
 
 
-cdef Py_ssize_t _block_name_end(const unsigned char *page, Py_ssize_t at, Py_ssize_t end) noexcept nogil:
-    """The end of the block-level tag name at ``page[at]`` followed by white space, "/" or ">"; -1 where none is."""
+cdef Py_ssize_t _block_name_end(
+    const unsigned char *page, Py_ssize_t at, Py_ssize_t end,
+    const unsigned char **names, const Py_ssize_t *lengths, Py_ssize_t count,
+) noexcept nogil:
+    """The end of one of ``names`` at ``page[at]``, any case, followed by white space, "/" or ">"; -1 where none is."""
     cdef Py_ssize_t i, length
     cdef unsigned char follow
-    for i in range(23):
-        length = strlen(_BLOCK_NAMES[i])
-        if at + length < end and _same_lower(page + at, <const unsigned char *>_BLOCK_NAMES[i], length):
+    for i in range(count):
+        length = lengths[i]
+        if at + length < end and _same_lower(page + at, names[i], length):
             follow = page[at + length]
             if _regex_space(follow) or follow == 47 or follow == 62:
                 return at + length
     return -1
 
 
-def deepest_block_nesting(bytes html) -> int:
-    """nesting.py's ``_deepest_block_nesting``: the same tags as its pattern finds, left to right, in one pass.
+def deepest_block_nesting(bytes html, tuple names) -> int:
+    """nesting.py's ``python_deepest_block_nesting``: the tags its pattern finds, left to right, in one pass.
 
-    A match is "<", an optional "/", a block-level name in any case, white space, "/" or ">" after it,
-    and the page up to the next ">" (none left: no more matches). End tags never take the depth below 0.
+    A match is "<", an optional "/", one of ``names`` (nesting.py's lower-case ``BLOCK_NAMES``) in any case,
+    white space, "/" or ">" after it, and the page up to the next ">" (none left: no more matches). End
+    tags never take the depth below 0.
     """
+    cdef const unsigned char *spelled[MAX_BLOCK_NAMES]
+    cdef Py_ssize_t lengths[MAX_BLOCK_NAMES]
+    cdef Py_ssize_t count = len(names), k
+    if count > MAX_BLOCK_NAMES:
+        raise ValueError(f"at most {MAX_BLOCK_NAMES} block-level names")
+    for k in range(count):
+        spelled[k] = <const unsigned char *>PyBytes_AS_STRING(names[k])
+        lengths[k] = PyBytes_GET_SIZE(names[k])
     cdef const unsigned char *page = <const unsigned char *>PyBytes_AS_STRING(html)
     cdef Py_ssize_t end = PyBytes_GET_SIZE(html), at = 0, name, name_end, close
     cdef long depth = 0, lowest = 0, deepest = 0
@@ -358,7 +365,7 @@ def deepest_block_nesting(bytes html) -> int:
                 break
             end_tag = at + 1 < end and page[at + 1] == 47
             name = at + 1 + end_tag
-            name_end = _block_name_end(page, name, end) if name < end else -1
+            name_end = _block_name_end(page, name, end, spelled, lengths, count) if name < end else -1
             if name_end < 0:
                 at += 1
                 continue

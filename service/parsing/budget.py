@@ -173,7 +173,7 @@ def _raw_text_markup(tags: list[tuple[bytes, ...]]) -> list[bytes]:
     return found
 
 
-def load_compiled_scan(name: str) -> Callable[[bytes], int] | None:
+def load_compiled_scan(name: str) -> Callable[..., int] | None:
     """The byte scan ``name`` of ``_budget.pyx`` (``make build-ext``); None where it is not built.
 
     Each gives what its Python twin gives (the attribute-name count here, the nesting depth in nesting.py).
@@ -182,7 +182,7 @@ def load_compiled_scan(name: str) -> Callable[[bytes], int] | None:
         from service.parsing import _budget  # noqa: PLC0415 - optional: built by `make build-ext`
     except ImportError:
         return None
-    scan: Callable[[bytes], int] = getattr(_budget, name)
+    scan: Callable[..., int] = getattr(_budget, name)
     return scan
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 
@@ -26,13 +27,13 @@ MAX_BLOCK_NESTING = 2048
 SCAN_TRIGGER_TAGS = 16384
 
 # The block-level tags that can nest (<p>, <h1>-<h6>, <form> and <table>
-# close or refuse their own kind, so they never build depth).
-_BLOCK_TAG = re.compile(
-    rb"<(/?)(?:div|section|article|aside|nav|header|footer|main|blockquote|ul|ol|dl|"
-    rb"fieldset|figure|figcaption|details|summary|dialog|address|center|menu|dir|hgroup)"
-    rb"(?=[\s/>])[^>]*>",
-    re.IGNORECASE,
-)
+# close or refuse their own kind, so they never build depth); the compiled depth scan is given them too.
+BLOCK_NAMES = (
+    b"div", b"section", b"article", b"aside", b"nav", b"header", b"footer", b"main", b"blockquote", b"ul", b"ol",
+    b"dl", b"fieldset", b"figure", b"figcaption", b"details", b"summary", b"dialog", b"address", b"center",
+    b"menu", b"dir", b"hgroup",
+)  # fmt: skip
+_BLOCK_TAG = re.compile(rb"<(/?)(?:" + b"|".join(BLOCK_NAMES) + rb")(?=[\s/>])[^>]*>", re.IGNORECASE)
 
 
 def flatten_deep_nesting(html: bytes, lt_count: int | None = None) -> bytes:
@@ -68,5 +69,6 @@ def python_deepest_block_nesting(html: bytes) -> int:
     return int((depth - np.minimum(np.minimum.accumulate(depth), 0)).max())
 
 
-compiled_deepest_block_nesting = load_compiled_scan("deepest_block_nesting")
+_compiled_depth = load_compiled_scan("deepest_block_nesting")
+compiled_deepest_block_nesting = partial(_compiled_depth, names=BLOCK_NAMES) if _compiled_depth else None
 deepest_block_nesting: Callable[[bytes], int] = compiled_deepest_block_nesting or python_deepest_block_nesting
