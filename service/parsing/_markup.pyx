@@ -166,8 +166,8 @@ cdef inline lxb_dom_node_t *_next_under(lxb_dom_node_t *node, lxb_dom_node_t *ro
     return NULL if node == root else node.next
 
 
-cdef bytes _text(lxb_dom_node_t *root, Buffer *buffer):
-    """``node.text()``'s bytes: the data of every text node under ``root``, in document order."""
+cdef Py_ssize_t _text(lxb_dom_node_t *root, Buffer *buffer) except -1:
+    """``node.text()``'s bytes into ``buffer``: the data of every text node under ``root``, in document order."""
     cdef lxb_dom_node_t *node = root.first_child
     cdef lxb_dom_character_data_t *character
     cdef Py_ssize_t length
@@ -186,17 +186,19 @@ cdef bytes _text(lxb_dom_node_t *root, Buffer *buffer):
                 memcpy(buffer.data + buffer.size, character.data.data, length)
                 buffer.size += length
         node = _next_under(node, root)
-    return (<char *> buffer.data)[:buffer.size] if buffer.size else b""
+    return buffer.size
 
 
 cdef str _text_str(lxb_dom_node_t *root, Buffer *buffer):
-    cdef bytes data = _text(root, buffer)
-    return PyUnicode_DecodeUTF8(<const char *> data, len(data), "replace") if data else ""
+    """``node.text()``, decoded from the buffer as selectolax decodes it."""
+    if not _text(root, buffer):
+        return ""
+    return PyUnicode_DecodeUTF8(<const char *> buffer.data, buffer.size, "replace")
 
 
 cdef str _text_cleaned(lxb_dom_node_t *root, Buffer *buffer):
-    cdef bytes data = _text(root, buffer)
-    return _cleaned(<const unsigned char *> data, len(data)) if data else ""
+    """``clean(node.text())``."""
+    return _cleaned(buffer.data, buffer.size) if _text(root, buffer) else ""
 
 
 cdef bint _is_json_ld(lxb_dom_attr_t *type_attr) except -1:
