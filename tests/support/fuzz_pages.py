@@ -1,8 +1,9 @@
-"""Malformed pages for the tests that hold a compiled part to its Python twin (the walk, the attribute-name scan)."""
+"""Malformed pages for the tests that hold a compiled part to its Python twin (walk, markup reader, scans)."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from service.parsing import lexbor
 
@@ -49,6 +50,13 @@ _TEXTS = [
     "&amp;&lt;&nbsp;&#0;&#x110000;", "   ", "\n\n", "\xa0", "\u2009", "a\x01b", "<![CDATA[x]]>", "&", "<",
 ]  # fmt: skip
 _RAW = [b"\xff\xfe", b"\xc3", b"\xe2\x82", b"\xf0\x9f\x98\x80", b"\xed\xa0\x80", b"\x80\x80"]
+
+
+def fuzz_corpus(count: int, seed: int) -> Iterator[bytes]:
+    """``count`` malformed pages from one seeded generator: the same corpus on every run."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        yield fuzz_page(rng)
 
 
 def fuzz_page(rng: random.Random) -> bytes:

@@ -8,7 +8,6 @@ Python scan then serves. The two against Lexbor, and on adversarial input, are i
 
 from __future__ import annotations
 
-import random
 import sys
 
 import pytest
@@ -18,7 +17,7 @@ from hypothesis import strategies as st
 from service import parsing
 from service.parsing import budget
 
-from support.fuzz_pages import fuzz_page
+from support.fuzz_pages import fuzz_corpus
 from support.scans import assert_scans_agree, compiled
 
 FUZZ_PAGES = 400
@@ -50,9 +49,8 @@ def test_tag_soup_is_counted_alike(page: bytes) -> None:
 
 @compiled
 def test_the_walks_fuzz_corpus_is_counted_alike() -> None:
-    rng = random.Random(FUZZ_SEED)
-    for _ in range(FUZZ_PAGES):
-        assert_scans_agree(fuzz_page(rng))
+    for page in fuzz_corpus(FUZZ_PAGES, FUZZ_SEED):
+        assert_scans_agree(page)
 
 
 @compiled

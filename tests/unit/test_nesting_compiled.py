@@ -9,7 +9,6 @@ tests/eval/test_budget_scan_pages.py. Without the compiled scan these skip and t
 
 from __future__ import annotations
 
-import random
 import sys
 
 import pytest
@@ -20,7 +19,7 @@ from service import parsing
 from service.parsing import nesting
 from service.parsing.nesting import MAX_BLOCK_NESTING, flatten_deep_nesting
 
-from support.fuzz_pages import fuzz_page
+from support.fuzz_pages import fuzz_corpus
 from support.scans import assert_depths_agree
 
 compiled_depth = pytest.mark.skipif(
@@ -55,9 +54,8 @@ def test_generated_soup_has_the_same_depth(page: bytes) -> None:
 
 @compiled_depth
 def test_the_fuzz_corpus_has_the_same_depth() -> None:
-    rng = random.Random(FUZZ_SEED)
-    for _ in range(FUZZ_PAGES):
-        assert_depths_agree(fuzz_page(rng))
+    for page in fuzz_corpus(FUZZ_PAGES, FUZZ_SEED):
+        assert_depths_agree(page)
 
 
 @compiled_depth

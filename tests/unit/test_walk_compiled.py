@@ -11,7 +11,6 @@ tests skip, and the fallback test checks that the Python walk then serves.
 from __future__ import annotations
 
 import logging
-import random
 
 import pytest
 from selectolax.lexbor import LexborHTMLParser
@@ -20,7 +19,7 @@ from service.parsing import lexbor
 from service.parsing.decode import to_utf8
 from service.parsing.lexbor import parse_html, python_walk
 
-from support.fuzz_pages import fuzz_page
+from support.fuzz_pages import fuzz_corpus
 from support.walks import assert_walks_agree, compiled
 
 FUZZ_PAGES = 400
@@ -29,9 +28,7 @@ FUZZ_SEED = 20261125
 
 @compiled
 def test_the_fuzz_corpus_is_walked_alike_raw_and_through_parse_html() -> None:
-    rng = random.Random(FUZZ_SEED)
-    for _ in range(FUZZ_PAGES):
-        page = fuzz_page(rng)
+    for page in fuzz_corpus(FUZZ_PAGES, FUZZ_SEED):
         assert_walks_agree(page)  # the bytes as they are: invalid UTF-8 reaches Lexbor's text nodes
         one, other = parse_html(page, walk=lexbor.compiled_walk), parse_html(page, walk=python_walk)
         assert one.texts == other.texts and one.elem_tag == other.elem_tag
