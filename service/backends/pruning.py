@@ -26,7 +26,13 @@ after the article
     that is set off from it by more than that and is less than :data:`AFTER_BODY_SHARE_MAX` of it:
     what a model keeps there on pages unlike its training pages is mostly threads, teasers and
     sidebars without a telling class (86 % of ``gbt``'s extra characters on the Dragnet pages sat
-    after the last gold block).
+    after the last gold block);
+beside an article
+    on a page the page-type model takes for an article, link lists and sidebars
+    (:func:`~service.features.structure.sidebar_blocks`: an ``<aside>``, the ``complementary`` role, a
+    "sidebar" id/class word) are dropped whatever their share, wherever at least
+    :data:`ARTICLE_BESIDE_CHARS` of other text is kept: on pages unlike the training pages a model can
+    keep a sidebar or a teaser list larger than a short article, which the share rules then spare.
 
 The thresholds were chosen on the WCXB validation part with ``mlp`` and ``bilstm`` from small
 grids (comments: a share of the kept text 0.2–0.7, or the text beside them 300–4000 characters;
@@ -37,7 +43,11 @@ are in-sample. After the article: gaps of 200-2000 characters and shares of 0.25
 and ``mlp``, which the validation part could hardly tell apart (each +0.001 word F1 at 500 and
 0.5, the middle of the grid, taken with the reason for the share: the second half of a body split
 by a dropped box is no tail); only on articles (on every type but listings, collections and
-forums: -0.003). The rules work on whole paragraphs (the first two read the paragraph's
+forums: -0.003). Beside an article: 500-2000 characters with ``gbt``, ``mlp`` and ``bilstm`` on
+the train and validation parts, where the rule fires on few pages (on none of validation's from 1000
+on); 1000 is the least that cost no backend more than 0.0005 word F1 there (500: -0.0046 ``bilstm``
+on validation, -0.0012 ``gbt`` on train); ``widget`` and ``rail`` words as sidebars cost ``mlp``
+0.005 on validation (product cards). The rules work on whole paragraphs (the first two read the paragraph's
 containers; the body's runs are of whole paragraphs already), so they cannot cut one.
 """
 
@@ -48,7 +58,13 @@ import numpy as np
 from service.backends.base import BlockLabels
 from service.backends.coherence import leaf_weights
 from service.features.hidden import hidden_blocks
-from service.features.structure import LINK_LEVELS, REGION_BITS, container_link_shares, leaf_regions
+from service.features.structure import (
+    LINK_LEVELS,
+    REGION_BITS,
+    container_link_shares,
+    leaf_regions,
+    sidebar_blocks,
+)
 from service.metadata.fields import ARTICLE
 from service.parsing.document import Document
 
@@ -61,6 +77,7 @@ FURNITURE = ("nav", "aside", "footer", "form")  # regions of features/structure.
 FURNITURE_SHARE_MAX = 0.4  # a kind of furniture above this share of the kept text is the page's content
 BODY_GAP_CHARS = 500  # dropped text that ends a run of kept text: the article's body is the largest run
 AFTER_BODY_SHARE_MAX = 0.5  # a later run at least this share of the body is the article's too (a split body)
+ARTICLE_BESIDE_CHARS = 1000  # other kept text that makes an article's link lists and sidebars its furniture
 
 
 def prune_boilerplate(
@@ -82,8 +99,8 @@ def prune_boilerplate(
         chosen = candidates & keep
         return chosen if float(weights[chosen].sum()) <= share_max * kept_weight else np.zeros_like(keep)
 
-    link_share = container_link_shares(document)[:, LINK_LEVELS.index(LINK_LEVEL)]
-    dropped = minority(link_share > LINK_DENSITY_MIN, LINK_LIST_SHARE_MAX)
+    link_lists = container_link_shares(document)[:, LINK_LEVELS.index(LINK_LEVEL)] > LINK_DENSITY_MIN
+    dropped = minority(link_lists, LINK_LIST_SHARE_MAX)
     for region in FURNITURE:
         dropped |= minority((regions & REGION_BITS[region]) != 0, FURNITURE_SHARE_MAX)
     dropped |= minority(hidden_blocks(document), FURNITURE_SHARE_MAX)
@@ -94,7 +111,8 @@ def prune_boilerplate(
         dropped |= comments
     if page_type == ARTICLE:
         after = after_the_body(keep & ~dropped, weights)
-        dropped |= after & ~comments if include_comments else after  # the caller's comments stay theirs
+        set_off = after | beside_the_article(keep & ~dropped & ~after, weights, link_lists | sidebar_blocks(document))
+        dropped |= set_off & ~comments if include_comments else set_off  # the caller's comments stay theirs
     return BlockLabels(scores=labels.scores, labels=keep & ~dropped)
 
 
@@ -112,6 +130,13 @@ def after_the_body(keep: np.ndarray, weights: np.ndarray) -> np.ndarray:
     set_off = (np.arange(len(sizes)) > body) & (sizes < AFTER_BODY_SHARE_MAX * sizes[body])
     after[kept[set_off[run]]] = True
     return after
+
+
+def beside_the_article(keep: np.ndarray, weights: np.ndarray, furniture: np.ndarray) -> np.ndarray:
+    """The kept leaves of ``furniture`` where at least :data:`ARTICLE_BESIDE_CHARS` of other text is kept (bool)."""
+    chosen = keep & furniture
+    beside = float(weights[keep & ~furniture].sum())
+    return chosen if beside >= ARTICLE_BESIDE_CHARS else np.zeros_like(keep)
 
 
 def _article_thread(chars_beside: float, page_type: str | None) -> bool:

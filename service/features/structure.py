@@ -50,6 +50,11 @@ FRAME_TAGS = frozenset({"html", "body", "main"})
 # the code's own parts, not the page's regions.
 CODE_TAGS = frozenset({"pre", "code"})
 REGION_BITS = {region: 1 << i for i, region in enumerate(REGIONS)}
+# A sidebar as the page names it: an <aside>, role="complementary", or an id/class word starting with "sidebar".
+# Narrower than the ``aside`` region, whose "widget" and "rail" also name product cards inside a review.
+SIDEBAR_TAGS = frozenset({"aside"})
+SIDEBAR_ROLE = "complementary"
+_SIDEBAR_WORD = re.compile(r"(?<![a-z0-9])sidebar")
 LINK_LEVELS = (0, 1, 2, 3)  # ancestors of a leaf's paragraph element whose link share is read
 
 
@@ -200,3 +205,17 @@ def container_link_shares(document: Document) -> np.ndarray:
         shares[:, column] = linked[above] / np.maximum(total[above], 1.0)
     shares.flags.writeable = False
     return shares
+
+
+def sidebar_blocks(document: Document) -> np.ndarray:
+    """Whether each leaf sits in a sidebar (:data:`SIDEBAR_TAGS`, :data:`SIDEBAR_ROLE`, a "sidebar" word; bool).
+
+    Not on the elements that hold the whole page (``<body class="has-sidebar">`` says the layout has one).
+    """
+    own = document.elem_tagged(SIDEBAR_TAGS)
+    named = [e for e, role in document.elem_attribute("role").items() if role.strip().lower() == SIDEBAR_ROLE]
+    for name in ("id", "class"):
+        named += [e for e, value in document.elem_attribute(name).items() if _SIDEBAR_WORD.search(value.lower())]
+    own[named] = True
+    own[document.elem_tagged(FRAME_TAGS)] = False
+    return document.blocks_within(own)

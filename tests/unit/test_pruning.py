@@ -8,7 +8,13 @@ from hypothesis import strategies as st
 
 from service.backends.base import BlockLabels
 from service.backends.coherence import cut_paragraphs
-from service.backends.pruning import AFTER_BODY_SHARE_MAX, BODY_GAP_CHARS, after_the_body, prune_boilerplate
+from service.backends.pruning import (
+    AFTER_BODY_SHARE_MAX,
+    ARTICLE_BESIDE_CHARS,
+    BODY_GAP_CHARS,
+    after_the_body,
+    prune_boilerplate,
+)
 from service.backends.registry import BackendRegistry
 from service.metadata.reader import MetadataReader, load_metadata_reader
 from service.models.store import ModelStore
@@ -118,6 +124,32 @@ def test_sidebars_navigation_and_hidden_blocks_go_where_they_are_a_minority() ->
     assert "Sections" not in text
 
 
+# Beside an article: a sidebar and a teaser list each larger than the share rules spare.
+BIG_SIDEBAR = (
+    "<aside>" + "".join(f"<p>Popular post {i}, summed up in a line or two.</p>" for i in range(60)) + "</aside>"
+)
+TEASERS = '<div class="more"><ul>' + "".join(f'<li><a href="/{i}">Other headline {i}</a></li>' for i in range(150))
+SHORT_NOTE = "<p>" + "A short note on the news. " * 30 + "</p>"  # 780 characters: less than enough beside
+
+
+def test_beside_an_article_its_sidebar_and_teasers_go_whatever_their_share() -> None:
+    for furniture, word in ((BIG_SIDEBAR, "Popular post"), (TEASERS + "</ul></div>", "Other headline")):
+        html = f"<article>{ARTICLE}</article>{furniture}"
+        assert word in kept_text(html)  # more than the share rules' limits of the kept text
+        assert word not in kept_text(html, page_type="article")
+        assert word in kept_text(html, page_type="listing")
+        short = kept_text(f"<article>{SHORT_NOTE}</article>{furniture}", page_type="article")
+        assert word in short and "A short note" in short  # too little beside it to call it furniture
+    assert len(SHORT_NOTE) - len("<p></p>") < ARTICLE_BESIDE_CHARS < len(ARTICLE)
+
+
+def test_a_product_card_in_an_article_is_not_a_sidebar() -> None:
+    cards = "".join(
+        f'<div class="c-product-widget"><p>Model {i} is the pick for most kitchens.</p></div>' for i in range(100)
+    )  # more than the furniture share: the aside region's share rule spares them
+    assert "Model 99 is the pick" in kept_text(f"<article>{ARTICLE}{cards}</article>", page_type="article")
+
+
 def test_a_layout_class_around_the_whole_page_is_not_furniture() -> None:
     text = kept_text(f'<div class="has-sidebar"><article>{ARTICLE}</article></div>')
     assert "Sentence 79" in text
@@ -161,7 +193,7 @@ def article_with_tail(*, include_comments: bool | None = None, page_type: str | 
     return " ".join(t for t, keep in zip(document.texts, kept.tolist(), strict=True) if keep)
 
 
-def test_on_an_article_text_set_offafter_the_body_goes() -> None:
+def test_on_an_article_text_set_off_after_the_body_goes() -> None:
     text = article_with_tail(page_type="article")
     assert "Sentence 79" in text and "A reply" not in text
     assert "A reply" in article_with_tail(page_type="listing")  # a listing's items are spread out
@@ -177,7 +209,7 @@ def test_a_body_split_by_a_dropped_box_keeps_both_halves() -> None:
     assert kept.tolist() == ["Promoted" not in text for text in document.texts]
 
 
-def test_a_threadafter_the_body_stays_when_the_caller_keeps_comments() -> None:
+def test_a_thread_after_the_body_stays_when_the_caller_keeps_comments() -> None:
     html = f"<article>{ARTICLE}</article>{SET_OFF}{COMMENTS}"
     document, kept_with = kept_beside_promoted(html, include_comments=True, page_type="article")
     _, kept_default = kept_beside_promoted(html, page_type="article")
@@ -211,7 +243,7 @@ def after_the_body_by_hand(keep: list[bool], weights: list[float]) -> list[bool]
 
 @settings(max_examples=500, deadline=None)
 @given(st.lists(st.tuples(st.booleans(), st.integers(0, 1200)), min_size=1, max_size=40))
-def testafter_the_body_is_the_rule_spelled_out(leaves: list[tuple[bool, int]]) -> None:
+def test_after_the_body_is_the_rule_spelled_out(leaves: list[tuple[bool, int]]) -> None:
     keep = [kept for kept, _ in leaves]
     weights = [float(chars) for _, chars in leaves]
     assert after_the_body(np.array(keep), np.array(weights)).tolist() == after_the_body_by_hand(keep, weights)

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from service.features.structure import LINK_LEVELS, REGION_BITS, container_link_shares, leaf_regions
+from service.features.structure import (
+    LINK_LEVELS,
+    REGION_BITS,
+    container_link_shares,
+    leaf_regions,
+    sidebar_blocks,
+)
 from service.parsing.document import Document
 from service.parsing.lexbor import parse_html
 
@@ -68,7 +74,24 @@ def test_link_share_of_the_containers() -> None:
     assert len(two) == len(document)
 
 
+def test_sidebars_are_named_by_landmarks_and_the_sidebar_word_only() -> None:
+    document = parse_html(
+        PAGE + "<div id='sidebar-right'><p>Archives</p></div><div class='mysidebar'><p>inside a word</p></div>"
+        "<div class='c-product-widget'><p>Dishwasher, $999</p></div><div class='rail'><p>Trending</p></div>"
+    )
+    inside = dict(zip(document.texts, sidebar_blocks(document).tolist(), strict=True))
+    assert inside["One"] and inside["a widget"] and inside["Archives"]  # <aside>, its role, the word's start
+    assert not inside["inside a word"] and not inside["Real text that matters."]
+    assert not inside["Dishwasher, $999"] and not inside["Trending"]  # the aside region's widget and rail words
+
+
+def test_a_sidebar_word_on_the_page_frame_marks_no_sidebar() -> None:
+    document = parse_html("<body class='has-sidebar'><main class='sidebar-layout'><p>The story.</p></main></body>")
+    assert not sidebar_blocks(document).any()
+
+
 def test_an_empty_page_has_no_rows() -> None:
     document = parse_html("")
+    assert sidebar_blocks(document).shape == (0,)
     assert leaf_regions(document).shape == (0,)
     assert container_link_shares(document).shape == (0, len(LINK_LEVELS))
