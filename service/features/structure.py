@@ -71,8 +71,12 @@ _TAG_BITS = _bits_by(0)
 _ROLE_BITS = _bits_by(1)
 
 
+@per_document
 def _own_regions(document: Document) -> np.ndarray:
-    """Each element's own region bits: from its tag, its role and its id/class tokens (int64 per element)."""
+    """Each element's own region bits: from its tag, its role and its id/class tokens (int64 per element).
+
+    Once per page (read-only): the leaves' regions inherit them, and sidebars are looked for among them.
+    """
     by_path = np.array([_TAG_BITS.get(tag, 0) for tag in document.path_tag], dtype=np.int64)
     own = by_path[document.elem_path]
     roles = document.elem_attribute("role")
@@ -81,6 +85,7 @@ def _own_regions(document: Document) -> np.ndarray:
         _add_named_regions(own, document.elem_attribute(name))
     in_code = document.within(document.elem_tagged(CODE_TAGS))
     own[document.elem_tagged(FRAME_TAGS) | in_code] = 0
+    own.flags.writeable = False
     return own
 
 
@@ -210,12 +215,19 @@ def container_link_shares(document: Document) -> np.ndarray:
 def sidebar_blocks(document: Document) -> np.ndarray:
     """Whether each leaf sits in a sidebar (:data:`SIDEBAR_TAGS`, :data:`SIDEBAR_ROLE`, a "sidebar" word; bool).
 
-    Not on the elements that hold the whole page (``<body class="has-sidebar">`` says the layout has one).
+    Looked for among the elements of the ``aside`` region only (a sidebar is one of them), so the page's
+    other classes are not read again; like the regions, never on the page's frame or inside code.
     """
-    own = document.elem_tagged(SIDEBAR_TAGS)
-    named = [e for e, role in document.elem_attribute("role").items() if role.strip().lower() == SIDEBAR_ROLE]
-    for name in ("id", "class"):
-        named += [e for e, value in document.elem_attribute(name).items() if _SIDEBAR_WORD.search(value.lower())]
-    own[named] = True
-    own[document.elem_tagged(FRAME_TAGS)] = False
+    candidates = np.flatnonzero(_own_regions(document) & REGION_BITS["aside"]).tolist()
+    own = np.zeros(len(document.elem_tag), dtype=bool)
+    if not candidates:
+        return own[document.block_elem]
+    tags, roles = document.elem_tag, document.elem_attribute("role")
+    ids, classes = document.elem_attribute("id"), document.elem_attribute("class")
+    for element in candidates:
+        own[element] = (
+            tags[element] in SIDEBAR_TAGS
+            or roles.get(element, "").strip().lower() == SIDEBAR_ROLE
+            or any(_SIDEBAR_WORD.search(named.get(element, "").lower()) for named in (ids, classes))
+        )
     return document.blocks_within(own)

@@ -85,8 +85,11 @@ def test_sidebars_are_named_by_landmarks_and_the_sidebar_word_only() -> None:
     assert not inside["Dishwasher, $999"] and not inside["Trending"]  # the aside region's widget and rail words
 
 
-def test_a_sidebar_word_on_the_page_frame_marks_no_sidebar() -> None:
-    document = parse_html("<body class='has-sidebar'><main class='sidebar-layout'><p>The story.</p></main></body>")
+def test_a_sidebar_word_on_the_page_frame_or_on_code_marks_no_sidebar() -> None:
+    document = parse_html(
+        "<body class='has-sidebar'><main class='sidebar-layout'><p>The story.</p>"
+        "<pre class='[html.sidebar-filled_&]:bg-tint'><code>npm i</code></pre></main></body>"
+    )
     assert not sidebar_blocks(document).any()
 
 
