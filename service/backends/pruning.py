@@ -28,11 +28,11 @@ after the article
     sidebars without a telling class (86 % of ``gbt``'s extra characters on the Dragnet pages sat
     after the last gold block);
 beside an article
-    on a page the page-type model takes for an article, link lists and furniture, with sidebars
+    on a page the page-type model takes for an article, link lists and sidebars
     (:func:`~service.features.structure.sidebar_blocks`: an ``<aside>``, the ``complementary`` role, a
-    "sidebar" id/class word) for the ``aside`` region, are dropped whatever their share, wherever at
-    least :data:`ARTICLE_BESIDE_CHARS` of other text is kept: on pages unlike the training pages a model
-    can keep a sidebar or a teaser list larger than a short article, which the share rules then spare.
+    "sidebar" id/class word) are dropped whatever their share, wherever at least
+    :data:`ARTICLE_BESIDE_CHARS` of other text is kept: on pages unlike the training pages a model can
+    keep a sidebar or a teaser list larger than a short article, which the share rules then spare.
 
 The thresholds were chosen on the WCXB validation part with ``mlp`` and ``bilstm`` from small
 grids (comments: a share of the kept text 0.2–0.7, or the text beside them 300–4000 characters;
@@ -47,9 +47,7 @@ forums: -0.003). Beside an article: 500-2000 characters with ``gbt``, ``mlp`` an
 the train and validation parts, where the rule fires on few pages (on none of validation's from 1000
 on); 1000 is the least that cost no backend more than 0.0005 word F1 there (500: -0.0046 ``bilstm``
 on validation, -0.0012 ``gbt`` on train); ``widget`` and ``rail`` words as sidebars cost ``mlp``
-0.005 on validation (product cards); navigation, footers, forms and hidden subtrees added to link
-lists and sidebars changed no validation page and gained on train (``mlp`` +0.0013, ``bilstm``
-+0.0001, ``gbt`` +0.0000). The rules work on whole paragraphs (the first two read the paragraph's
+0.005 on validation (product cards). The rules work on whole paragraphs (the first two read the paragraph's
 containers; the body's runs are of whole paragraphs already), so they cannot cut one.
 """
 
@@ -79,7 +77,7 @@ FURNITURE = ("nav", "aside", "footer", "form")  # regions of features/structure.
 FURNITURE_SHARE_MAX = 0.4  # a kind of furniture above this share of the kept text is the page's content
 BODY_GAP_CHARS = 500  # dropped text that ends a run of kept text: the article's body is the largest run
 AFTER_BODY_SHARE_MAX = 0.5  # a later run at least this share of the body is the article's too (a split body)
-ARTICLE_BESIDE_CHARS = 1000  # other kept text that makes an article's link lists and furniture set aside
+ARTICLE_BESIDE_CHARS = 1000  # other kept text that makes an article's link lists and sidebars its furniture
 
 
 def prune_boilerplate(
@@ -102,11 +100,10 @@ def prune_boilerplate(
         return chosen if float(weights[chosen].sum()) <= share_max * kept_weight else np.zeros_like(keep)
 
     link_lists = container_link_shares(document)[:, LINK_LEVELS.index(LINK_LEVEL)] > LINK_DENSITY_MIN
-    furniture = {region: (regions & REGION_BITS[region]) != 0 for region in FURNITURE}
-    furniture["hidden"] = hidden_blocks(document)
     dropped = minority(link_lists, LINK_LIST_SHARE_MAX)
-    for kind in furniture.values():
-        dropped |= minority(kind, FURNITURE_SHARE_MAX)
+    for region in FURNITURE:
+        dropped |= minority((regions & REGION_BITS[region]) != 0, FURNITURE_SHARE_MAX)
+    dropped |= minority(hidden_blocks(document), FURNITURE_SHARE_MAX)
     comments = ((regions & REGION_BITS["comment"]) != 0) & keep
     if include_comments is False or (
         include_comments is None and _article_thread(float(weights[keep & ~comments].sum()), page_type)
@@ -114,10 +111,7 @@ def prune_boilerplate(
         dropped |= comments
     if page_type == ARTICLE:
         after = after_the_body(keep & ~dropped, weights)
-        # every kind of furniture, but sidebars for the aside region, whose widget and rail words name product cards
-        others = [leaves for kind, leaves in furniture.items() if kind != "aside"]
-        beside = np.logical_or.reduce([link_lists, sidebar_blocks(document), *others])
-        set_off = after | beside_the_article(keep & ~dropped & ~after, weights, beside)
+        set_off = after | beside_the_article(keep & ~dropped & ~after, weights, link_lists | sidebar_blocks(document))
         dropped |= set_off & ~comments if include_comments else set_off  # the caller's comments stay theirs
     return BlockLabels(scores=labels.scores, labels=keep & ~dropped)
 
