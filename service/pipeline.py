@@ -193,8 +193,20 @@ def final_labels(
 ) -> BlockLabels:
     """What a page keeps: ``labels`` at the threshold moved by ``shift``, whole paragraphs, pruned.
 
-    Shared by :func:`finish` and ``eval --article-sweep``, which tries shifts on the same path.
+    A raised threshold (the article shift, ``favor=precision``) never empties a page the backend kept
+    text on: there the backend's own threshold decides (a short post whose every block scored just
+    above it came out empty). Shared by :func:`finish` and ``eval --article-sweep``, which tries
+    shifts on the same path.
     """
+    kept = _decided(document, labels, shift, include_comments=include_comments, page_type=page_type)
+    if shift > 0 and not kept.labels.any() and labels.labels.any():
+        return _decided(document, labels, 0.0, include_comments=include_comments, page_type=page_type)
+    return kept
+
+
+def _decided(
+    document: Document, labels: BlockLabels, shift: float, *, include_comments: bool | None, page_type: str | None
+) -> BlockLabels:
     labels = whole_paragraphs(document, shift_labels(labels, shift))
     pruned = prune_boilerplate(document, labels, include_comments=include_comments, page_type=page_type)
     return whole_paragraphs(document, pruned)  # again: a hidden span or a button inside a paragraph was pruned
