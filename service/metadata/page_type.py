@@ -27,7 +27,7 @@ from service.parsing.document import Document
 
 MODEL_NAME = "page_type"
 SCHEMA_NAME = "page-type-features"
-SCHEMA_VERSION = 6  # 6: title words from the head's <title>, not the chosen title
+SCHEMA_VERSION = 7  # 7: the URL's features unknown (NaN, read as the training mean) where the page has no URL
 
 _LD_GROUPS: dict[str, frozenset[str]] = {
     "ld_article": ARTICLE_TYPES,
@@ -52,6 +52,7 @@ _URL_GROUPS: dict[str, re.Pattern[str]] = {
         "url_service": r"services|service|solutions|pricing|contact|about|features|plans|company|careers|demo",
     }.items()
 }
+_URL_FEATURES = (*_URL_GROUPS, "url_depth", "url_root", "url_query", "url_number")  # what _url_features returns
 _TAG_COUNTS = {
     "n_article": {"article"},
     "n_li": {"li"},
@@ -85,7 +86,7 @@ FEATURES: tuple[str, ...] = (
     "log_blocks", "log_chars", "log_mean_block_chars", "link_char_share", "link_block_share",
     *_BLOCK_SHARES, *(f"log_{name}" for name in _TAG_COUNTS), *_LD_GROUPS,
     "og_article", "og_product", "og_website", "has_author", "has_published", "has_modified", "has_description",
-    *_URL_GROUPS, "url_depth", "url_root", "url_query", "url_number",
+    *_URL_FEATURES,
     "p_share", "log_longest_paragraph", "log_long_paragraphs",
 )  # fmt: skip
 LONG_PARAGRAPH_CHARS = 200  # a paragraph of prose, as articles have many and listings few
@@ -122,13 +123,30 @@ def page_type_features(document: Document, metadata: Metadata, ld_types: set[str
         float(metadata.date_modified is not None),
         float(metadata.description is not None),
     ]
-    parts = urlsplit(url or metadata.canonical_url or "")
-    path = parts.path.lower()
-    values += [float(bool(pattern.search(path))) for pattern in _URL_GROUPS.values()]
-    segments = [s for s in path.split("/") if s]
-    values += [len(segments), float(not segments), float(bool(parts.query)), float(bool(re.search(r"\d{4,}", path)))]
+    values += _url_features(url or metadata.canonical_url)
     values += [float(shares[_P_SHARE]), *_paragraphs(document, chars)]
     return np.asarray(values, dtype=np.float32)
+
+
+def _url_features(address: str | None) -> list[float]:
+    """What the page's URL says (its path's words, depth, query, a long number); NaN for each where it has none.
+
+    A page whose URL is not known (raw HTML sent without one, and no canonical link) is not a site's
+    root page: :meth:`PageTypeModel.row` reads each unknown as the training pages' mean, which moves
+    no class. Read as an empty path, two thirds of such WCXB pages were typed wrong, most as service.
+    """
+    if not address:
+        return [np.nan] * len(_URL_FEATURES)
+    parts = urlsplit(address)
+    path = parts.path.lower()
+    segments = [s for s in path.split("/") if s]
+    return [
+        *(float(bool(pattern.search(path))) for pattern in _URL_GROUPS.values()),
+        len(segments),
+        float(not segments),
+        float(bool(parts.query)),
+        float(bool(re.search(r"\d{4,}", path))),
+    ]
 
 
 def _paragraphs(document: Document, chars: np.ndarray) -> list[float]:
@@ -190,7 +208,7 @@ class PageTypeModel:
     def row(self, features: np.ndarray, words: set[str]) -> np.ndarray:
         """The model's input for one page: its features and which vocabulary words it has."""
         row = np.zeros(N_FEATURES + len(self.vocabulary))
-        row[:N_FEATURES] = features
+        row[:N_FEATURES] = np.where(np.isnan(features), self.mean[:N_FEATURES], features)  # unknown: the mean
         columns = self._columns
         row[[columns[word] for word in words if word in columns]] = 1.0
         return row

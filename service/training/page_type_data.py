@@ -77,8 +77,10 @@ def fit(train: Examples, c: float, min_pages: int, seed: int) -> PageTypeModel:
     from sklearn.linear_model import LogisticRegression  # noqa: PLC0415 - training-only dependency
 
     vocabulary = vocabulary_of(train.words, min_pages)
-    mean = np.concatenate([train.features.mean(axis=0), np.zeros(len(vocabulary))])
-    scale = np.concatenate([train.features.std(axis=0), np.ones(len(vocabulary))])
+    # over the pages where a feature is known (a page without a URL has none of its features); rows_of
+    # then reads each unknown as this mean
+    mean = np.concatenate([np.nanmean(train.features, axis=0), np.zeros(len(vocabulary))])
+    scale = np.concatenate([np.nanstd(train.features, axis=0), np.ones(len(vocabulary))])
     scale[scale == 0] = 1.0
     rows = rows_of(PageTypeModel((), vocabulary, mean, scale, np.zeros((0, len(mean))), np.zeros(0)), train)
     model = LogisticRegression(C=c, max_iter=MAX_ITER, class_weight="balanced", random_state=seed)

@@ -110,9 +110,22 @@ def test_clear_pages_get_their_type(html: str, url: str, expected: str) -> None:
 def test_features_have_the_schema_length_and_are_finite() -> None:
     document = parse_html(PRODUCT)
     reader = MetadataReader()
-    features = page_type_features(document, reader.read(document), {"product"}, None)
+    features = page_type_features(document, reader.read(document), {"product"}, "https://shop.example/p/kettle")
     assert features.shape == (N_FEATURES,)
     assert np.isfinite(features).all()
+
+
+def test_without_a_url_the_urls_features_are_unknown_and_read_as_the_training_mean() -> None:
+    document = parse_html(PRODUCT)  # no canonical link either
+    features = page_type_features(document, MetadataReader().read(document), {"product"}, None)
+    unknown = [i for i, name in enumerate(FEATURES) if name.startswith("url_")]
+    assert np.isnan(features[unknown]).all() and np.isfinite(np.delete(features, unknown)).all()
+    root = page_type_features(document, MetadataReader().read(document), {"product"}, "https://shop.example/")
+    assert root[FEATURES.index("url_root")] == 1.0  # a root page is known to be one
+    model = load_page_type_model(ModelStore(MODEL_STORE))
+    assert model is not None
+    row = model.row(features, set())
+    assert np.array_equal(row[unknown], model.mean[unknown]) and np.isfinite(row).all()
 
 
 @pytest.mark.data
