@@ -218,13 +218,10 @@ def sidebar_blocks(document: Document) -> np.ndarray:
     Looked for among the elements of the ``aside`` region only (a sidebar is one of them), so the page's
     other classes are not read again; like the regions, never on the page's frame or inside code.
     """
-    candidates = np.flatnonzero(_own_regions(document) & REGION_BITS["aside"]).tolist()
     own = np.zeros(len(document.elem_tag), dtype=bool)
-    if not candidates:
-        return own[document.block_elem]
-    tags, roles = document.elem_tag, document.elem_attribute("role")
+    tags, roles = document.elem_tag, document.elem_attribute("role")  # the attributes the regions read already
     ids, classes = document.elem_attribute("id"), document.elem_attribute("class")
-    for element in candidates:
+    for element in np.flatnonzero(_own_regions(document) & REGION_BITS["aside"]).tolist():
         own[element] = (
             tags[element] in SIDEBAR_TAGS
             or roles.get(element, "").strip().lower() == SIDEBAR_ROLE
