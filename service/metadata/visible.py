@@ -48,7 +48,7 @@ _MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _DATE_SPAN = re.compile(
     rf"\b{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+(?:19|20)\d\d\b"
     rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\.?\s+{_MONTHS},?\s+(?:19|20)\d\d\b"
-    r"|\b(?:19|20)\d\d([-/.])\d{2}\1\d{2}\b|\b\d{1,2}[-/.]\d{1,2}[-/.](?:19|20)\d\d\b",
+    r"|\b(?:19|20)\d\d([-/.])\d{2}\1\d{2}(?:\b|(?=T\d))|\b\d{1,2}[-/.]\d{1,2}[-/.](?:19|20)\d\d\b",
     re.IGNORECASE,
 )
 

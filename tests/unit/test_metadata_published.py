@@ -171,3 +171,9 @@ def test_a_date_in_a_url_the_text_quotes_is_not_a_shown_date() -> None:
     assert Visible("See http://www.macrumors.com/2012/07/23/apple-to-shrink for more").days == ()
     assert Visible("http://example.com/posts/2010-04-01/launch").days == ()
     assert Visible("Last modified: 2024/01/20 04:32").days == ("2024-01-20",)
+
+
+def test_a_shown_iso_timestamp_is_a_shown_date() -> None:
+    # a byline that prints the timestamp itself ("2022-11-23T08:10+02:00"): "T" follows the day, no word boundary
+    assert Visible("Nick van Mead\n2022-11-23T08:10+02:00").days == ("2022-11-23",)
+    assert Visible("Build 2022-11-23Tx").days == ()  # a "T" that starts no time is no timestamp
