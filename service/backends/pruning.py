@@ -12,6 +12,8 @@ comments
     at least :data:`MIN_CHARS_BESIDE_COMMENTS` characters outside them (an article under its
     thread; a forum's opening post is rarely that long). The caller can own the decision:
     ``include_comments=False`` drops every comment leaf, ``True`` none;
+    where the shares below, of all the backend kept, would leave nothing beside a dropped thread
+    (a short post under a long one), they are shares of the text beside the thread;
 link lists
     leaves whose paragraph's parent element is more than :data:`LINK_DENSITY_MIN` link text,
     dropped unless such leaves are more than :data:`LINK_LIST_SHARE_MAX` of the kept characters;
@@ -92,28 +94,38 @@ def prune_boilerplate(
         return labels
     keep = np.asarray(labels.labels, dtype=bool)
     weights = leaf_weights(document)
-    kept_weight = float(weights[keep].sum())
     regions = leaf_regions(document)
-
-    def minority(candidates: np.ndarray, share_max: float) -> np.ndarray:
-        chosen = candidates & keep
-        return chosen if float(weights[chosen].sum()) <= share_max * kept_weight else np.zeros_like(keep)
-
-    link_lists = container_link_shares(document)[:, LINK_LEVELS.index(LINK_LEVEL)] > LINK_DENSITY_MIN
-    dropped = minority(link_lists, LINK_LIST_SHARE_MAX)
-    for region in FURNITURE:
-        dropped |= minority((regions & REGION_BITS[region]) != 0, FURNITURE_SHARE_MAX)
-    dropped |= minority(hidden_blocks(document), FURNITURE_SHARE_MAX)
     comments = ((regions & REGION_BITS["comment"]) != 0) & keep
-    if include_comments is False or (
+    thread_dropped = include_comments is False or (
         include_comments is None and _article_thread(float(weights[keep & ~comments].sum()), page_type)
-    ):
-        dropped |= comments
+    )
+    thread = comments if thread_dropped else np.zeros_like(keep)
+    link_lists = container_link_shares(document)[:, LINK_LEVELS.index(LINK_LEVEL)] > LINK_DENSITY_MIN
+    kinds = [
+        (link_lists & keep, LINK_LIST_SHARE_MAX),
+        *((((regions & REGION_BITS[region]) != 0) & keep, FURNITURE_SHARE_MAX) for region in FURNITURE),
+        (hidden_blocks(document) & keep, FURNITURE_SHARE_MAX),
+    ]
+    dropped = thread | _minorities(kinds, weights, keep)
+    if thread.any() and not weights[keep & ~dropped].any():
+        # beside a long thread a short post is a minority of all the backend kept: where the shares of
+        # the whole would leave the page empty, they are shares of the text beside the thread
+        dropped = thread | _minorities(kinds, weights, keep & ~thread)
     if page_type == ARTICLE:
         after = after_the_body(keep & ~dropped, weights)
         set_off = after | beside_the_article(keep & ~dropped & ~after, weights, link_lists | sidebar_blocks(document))
         dropped |= set_off & ~comments if include_comments else set_off  # the caller's comments stay theirs
     return BlockLabels(scores=labels.scores, labels=keep & ~dropped)
+
+
+def _minorities(kinds: list[tuple[np.ndarray, float]], weights: np.ndarray, base: np.ndarray) -> np.ndarray:
+    """The leaves of each kind (leaves, most share) whose weight in ``base`` is at most that share of ``base``'s."""
+    whole = float(weights[base].sum())
+    dropped = np.zeros_like(base)
+    for leaves, share_max in kinds:
+        if float(weights[leaves & base].sum()) <= share_max * whole:
+            dropped |= leaves
+    return dropped
 
 
 def after_the_body(keep: np.ndarray, weights: np.ndarray) -> np.ndarray:

@@ -247,3 +247,15 @@ def test_after_the_body_is_the_rule_spelled_out(leaves: list[tuple[bool, int]]) 
     keep = [kept for kept, _ in leaves]
     weights = [float(chars) for _, chars in leaves]
     assert after_the_body(np.array(keep), np.array(weights)).tolist() == after_the_body_by_hand(keep, weights)
+
+
+def test_a_short_linked_post_beside_a_long_thread_is_not_taken_for_a_link_list() -> None:
+    # a photo post whose paragraph is mostly links, under a thread ten times its size: once the thread
+    # goes, the post is the page, not a link list that is a minority of what the backend kept
+    linked = " ".join(f"Here is <a href='/{i}'>sample image {i} taken with the new lens at f/4</a>." for i in range(8))
+    thread = "".join(f"<div><p>Reader {i} has a long opinion on this lens, " + "and says so. " * 20 + "</p></div>"
+                     for i in range(12))  # fmt: skip
+    page = f'<article><div class="entry"><p>{linked}</p></div><section id="comments">{thread}</section></article>'
+    text = kept_text(page, page_type="article")
+    assert "sample image 7 taken" in text
+    assert "Reader" not in text
