@@ -27,7 +27,7 @@ from service.parsing.document import Document
 
 MODEL_NAME = "page_type"
 SCHEMA_NAME = "page-type-features"
-SCHEMA_VERSION = 7  # 7: the URL's features unknown (NaN, read as the training mean) where the page has no URL
+SCHEMA_VERSION = 8  # 8: the short blocks' phrases among the words; 7: unknown URL features where the page has no URL
 
 _LD_GROUPS: dict[str, frozenset[str]] = {
     "ld_article": ARTICLE_TYPES,
@@ -90,6 +90,8 @@ FEATURES: tuple[str, ...] = (
     "p_share", "log_longest_paragraph", "log_long_paragraphs",
 )  # fmt: skip
 LONG_PARAGRAPH_CHARS = 200  # a paragraph of prose, as articles have many and listings few
+LABEL_CHARS = 25  # a block this short is a label: a button, a caption, a menu entry (15 and 40 did as well)
+MAX_LABELS = 400  # the labels read, in page order (100: 0.869, 200: 0.873, 400 as all)
 N_FEATURES = len(FEATURES)
 
 
@@ -169,21 +171,29 @@ def og_type(document: Document) -> str:
     return next((v for k, v in document.markup.meta if k == "og:type"), "").lower()
 
 
-def page_words(metadata: Metadata, head_title: str, ld_types: set[str], og: str, url: str | None) -> set[str]:
-    """The page's words that name its kind: its URL path's and ``<title>``'s words, its JSON-LD and OpenGraph types.
+def page_words(document: Document, metadata: Metadata, ld_types: set[str], url: str | None) -> set[str]:
+    """The page's words that name its kind: its URL's and ``<title>``'s, its JSON-LD and OpenGraph types, its labels.
 
     The head's title as the page writes it, not the metadata's chosen title: the rules that choose one
-    can change without the model having to be refitted.
+    can change without the model having to be refitted. The labels are the page's short blocks, each
+    whole ("add to cart", "reply", "read more", "contact us"): the buttons and captions that say what a
+    page is for, lower-cased (5-fold cross-validation over the train and validation parts: 0.853 without
+    them, 0.876 with; 0.877 with only their letters kept, which cost twice as much).
 
-    Prefixed by where they come from (``u_blog``, ``t_best``, ``ld_product``, ``og_article``); the model
-    keeps those seen on at least a few training pages as yes/no features.
+    Prefixed by where they come from (``u_blog``, ``t_best``, ``ld_product``, ``og_article``,
+    ``s_add to cart``); the model keeps those seen on at least a few training pages as yes/no features.
     """
     path = urlsplit(url or metadata.canonical_url or "").path.lower()
     words = {f"u_{w}" for w in _LETTERS.findall(path)}
-    words.update(f"t_{w}" for w in _WORD.findall(head_title.lower()))
+    words.update(f"t_{w}" for w in _WORD.findall(document.markup.title.lower()))
     words.update(f"ld_{t}" for t in ld_types)
+    og = og_type(document)
     if og:
         words.add(f"og_{og}")
+    texts = document.texts
+    labels = np.flatnonzero(document.block_chars <= LABEL_CHARS)[:MAX_LABELS].tolist()
+    if labels:  # lower-cased and prefixed in one join: 0.05 ms a page, 0.11 one by one
+        words.update(("s_" + "\x1fs_".join([texts[i] for i in labels])).lower().split("\x1f"))
     return words
 
 

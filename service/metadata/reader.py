@@ -7,7 +7,7 @@ from dataclasses import replace
 from service.metadata.extract import extract_metadata
 from service.metadata.fields import Metadata
 from service.metadata.jsonld import parse_json_ld
-from service.metadata.page_type import PageTypeModel, load_page_type_model, og_type, page_type_features, page_words
+from service.metadata.page_type import PageTypeModel, load_page_type_model, page_type_features, page_words
 from service.models.store import ModelStore
 from service.parsing.document import Document
 
@@ -25,7 +25,7 @@ class MetadataReader:
             return metadata
         ld_types = ld.types()
         features = page_type_features(document, metadata, ld_types, url)
-        words = page_words(metadata, document.markup.title, ld_types, og_type(document), url)
+        words = page_words(document, metadata, ld_types, url)
         page_type, confidence = self.page_type.predict(self.page_type.row(features, words))
         return replace(metadata, page_type=page_type, page_type_confidence=round(confidence, 4))
 

@@ -16,7 +16,7 @@ from threadpoolctl import threadpool_limits
 from service.evaluation.datasets import Page
 from service.metadata.extract import extract_metadata
 from service.metadata.jsonld import parse_json_ld
-from service.metadata.page_type import FEATURES, PageTypeModel, og_type, page_type_features, page_words
+from service.metadata.page_type import FEATURES, PageTypeModel, page_type_features, page_words
 from service.parsing.lexbor import parse_html
 
 MAX_ITER = 5000
@@ -39,7 +39,7 @@ def examples_of(pages: Sequence[Page]) -> Examples:
         ld = parse_json_ld(document.markup.json_ld)
         metadata = extract_metadata(document, page.url, ld)
         rows.append(page_type_features(document, metadata, ld.types(), page.url))
-        words.append(page_words(metadata, document.markup.title, ld.types(), og_type(document), page.url))
+        words.append(page_words(document, metadata, ld.types(), page.url))
         types.append(page.page_type)
     return Examples(np.vstack(rows).astype(np.float64), words, np.asarray(types))
 
