@@ -23,7 +23,10 @@ pages (``python -m service eval --metadata --part train``):
 - where nothing declares a day, the date under the headline, else the first
   the page shows (its header may show today's: "Friday, December 19, 2025");
 - a day the URL carries (``/2025/12/18/``) wins over one a day away from it:
-  a UTC timestamp shifted by the time zone.
+  a UTC timestamp shifted by the time zone;
+- so does the page's first day (its first ``<time>``, else the first it shows) over a
+  declared timestamp without a time zone a day away from it ("2026-02-15 03:05:48" where
+  the thread shows "Feb 14, 2026": the server's clock, not the reader's).
 """
 
 from __future__ import annotations
@@ -55,9 +58,11 @@ class DateClues:
 def published_day(clues: DateClues, seen: Visible) -> str | None:
     """The day the page was published, by the rules of the module's docstring; None where nothing says."""
     published, in_url = iso_day(clues.declared), url_day(clues.url)
-    if published is not None and (seen.shows(published) or _timed_instant(clues.declared, clues.times)):
-        return _as_in_url(published, in_url)
     timed = [day for day in (iso_day(dt) for dt, _ in clues.times) if day]
+    if published is not None and _without_zone(clues.declared):
+        published = _shifted_to(published, timed[0] if timed else next(seen.iter_days(), None))
+    if published is not None and (seen.shows(published) or _timed_instant(clues.declared, clues.times)):
+        return _shifted_to(published, in_url)
     known = {day for day in (published, clues.modified, *timed) if day}
     # the page's dates are read only as far as the question needs (a date that is not known cannot be shown)
     shown = next((day for day in seen.iter_days() if day in known), None) if known else None
@@ -79,18 +84,29 @@ def published_day(clues: DateClues, seen: Visible) -> str | None:
     if day is None and (first := next(seen.iter_days(), None)) is not None:
         under = seen.day_after(clues.headline)  # a header may show today's date: the byline's comes first
         day = under[0] if under else first
-    return _as_in_url(day, in_url)
+    return _shifted_to(day, in_url)
+
+
+def _moment(text: str) -> datetime | None:
+    """``text`` as an ISO timestamp with a time of day (with or without a time zone); None where it is none."""
+    if "T" not in text and ":" not in text:
+        return None
+    try:
+        return datetime.fromisoformat(text.strip())
+    except ValueError:
+        return None
 
 
 def _instant(text: str) -> datetime | None:
     """``text`` as a time-zone-aware instant; None where it is no ISO timestamp with an offset."""
-    if "T" not in text and ":" not in text:
-        return None
-    try:
-        moment = datetime.fromisoformat(text.strip())
-    except ValueError:
-        return None
-    return moment if moment.tzinfo is not None else None
+    moment = _moment(text)
+    return moment if moment is not None and moment.tzinfo is not None else None
+
+
+def _without_zone(text: str) -> bool:
+    """Whether ``text`` is a timestamp with a time of day and no time zone ("2026-02-15 03:05:48")."""
+    moment = _moment(text)
+    return moment is not None and moment.tzinfo is None
 
 
 def _timed_instant(declared: str, times: Sequence[tuple[str, str]]) -> bool:
@@ -99,8 +115,8 @@ def _timed_instant(declared: str, times: Sequence[tuple[str, str]]) -> bool:
     return moment is not None and any(_instant(dt) == moment for dt, _ in times if dt)
 
 
-def _as_in_url(day: str | None, in_url: str | None) -> str | None:
-    """The URL's day (``in_url``) where ``day`` is a day away from it (or is it); else ``day``."""
-    if in_url is None or day is None or abs((date.fromisoformat(in_url) - date.fromisoformat(day)).days) > 1:
+def _shifted_to(day: str | None, reference: str | None) -> str | None:
+    """``reference`` where ``day`` is a day away from it (or is it), else ``day``: a time zone's shift undone."""
+    if reference is None or day is None or abs((date.fromisoformat(reference) - date.fromisoformat(day)).days) > 1:
         return day
-    return in_url
+    return reference

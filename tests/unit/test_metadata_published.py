@@ -177,3 +177,13 @@ def test_a_shown_iso_timestamp_is_a_shown_date() -> None:
     # a byline that prints the timestamp itself ("2022-11-23T08:10+02:00"): "T" follows the day, no word boundary
     assert Visible("Nick van Mead\n2022-11-23T08:10+02:00").days == ("2022-11-23",)
     assert Visible("Build 2022-11-23Tx").days == ()  # a "T" that starts no time is no timestamp
+
+
+def test_a_declared_time_without_a_zone_gives_way_to_the_page_s_first_day_a_day_away() -> None:
+    # a forum's JSON-LD in the server's clock ("2026-02-15 03:05:48") under a thread that shows Feb 14
+    seen = Visible("Scenic sights\nFeb 14, 2026 | 9:05 pm\nFeb 15, 2026 | 8:00 am")
+    assert published_day(DateClues("2026-02-15 03:05:48", JSON_LD), seen) == "2026-02-14"
+    timed = DateClues("2024-05-27T07:11:40", JSON_LD, times=(("2024-05-28T10:24:43", "2 years ago"),))
+    assert published_day(timed, Visible("no date here")) == "2024-05-28"  # the first <time>'s day
+    assert published_day(DateClues("2026-02-15T03:05:48+00:00", JSON_LD), seen) == "2026-02-15"  # a zone: kept
+    assert published_day(DateClues("2026-02-17 03:05:48", JSON_LD), seen) == "2026-02-17"  # no day away: kept
