@@ -58,11 +58,12 @@ class DateClues:
 def published_day(clues: DateClues, seen: Visible) -> str | None:
     """The day the page was published, by the rules of the module's docstring; None where nothing says."""
     published, in_url = iso_day(clues.declared), url_day(clues.url)
-    timed = [day for day in (iso_day(dt) for dt, _ in clues.times) if day]
     if published is not None and _without_zone(clues.declared):
-        published = _shifted_to(published, timed[0] if timed else next(seen.iter_days(), None))
+        first_timed = next((day for day in (iso_day(dt) for dt, _ in clues.times) if day), None)
+        published = _shifted_to(published, first_timed or next(seen.iter_days(), None))
     if published is not None and (seen.shows(published) or _timed_instant(clues.declared, clues.times)):
         return _shifted_to(published, in_url)
+    timed = [day for day in (iso_day(dt) for dt, _ in clues.times) if day]
     known = {day for day in (published, clues.modified, *timed) if day}
     # the page's dates are read only as far as the question needs (a date that is not known cannot be shown)
     shown = next((day for day in seen.iter_days() if day in known), None) if known else None
