@@ -11,6 +11,7 @@ as one matrix product: no ONNX session for 40 numbers.
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass
 from functools import cached_property
@@ -105,9 +106,9 @@ def page_type_features(document: Document, metadata: Metadata, ld_types: set[str
     total = float(chars.sum()) or 1.0
     in_link = document.block_in_link
     values += [
-        np.log1p(len(texts)),
-        np.log1p(total),
-        np.log1p(total / max(len(texts), 1)),
+        math.log1p(len(texts)),  # math on one number: numpy's call costs more than the logarithm
+        math.log1p(total),
+        math.log1p(total / max(len(texts), 1)),
         float(chars[in_link].sum()) / total,
         np.count_nonzero(in_link) / len(texts) if len(texts) else 0.0,
     ]
@@ -163,8 +164,8 @@ def _paragraphs(document: Document, chars: np.ndarray) -> list[float]:
         return [0.0, 0.0]
     per_paragraph = np.bincount(document.block_paragraph, weights=chars)
     return [
-        float(np.log1p(per_paragraph.max())),
-        float(np.log1p(np.count_nonzero(per_paragraph >= LONG_PARAGRAPH_CHARS))),
+        math.log1p(per_paragraph.max()),
+        math.log1p(np.count_nonzero(per_paragraph >= LONG_PARAGRAPH_CHARS)),
     ]
 
 
