@@ -96,17 +96,17 @@ class Extractor:
     ) -> Extraction:
         chosen = self.backend(backend)
         document, parse_ms = timed_parse(html, charset, options, self.budget)
+        metadata, metadata_ms = timed_metadata(self.metadata, document, url)
         started = time.perf_counter()
-        labels = chosen.classify(document)
+        labels = chosen.for_page(metadata.page_type).classify(document)
         return finish(
             document,
             labels,
             chosen,
             options=options,
             url=url,
-            parse_ms=parse_ms,
-            classify_ms=elapsed_ms(started),
-            metadata_reader=self.metadata,
+            timings={"parse": parse_ms, "classify": elapsed_ms(started), "metadata": metadata_ms},
+            metadata=metadata,
         )
 
 
@@ -135,6 +135,13 @@ def timed_parse(
     return document, elapsed_ms(started)
 
 
+def timed_metadata(reader: MetadataReader, document: Document, url: str | None) -> tuple[Metadata, float]:
+    """The second stage: the page's metadata, read before classification (its page type may choose the model)."""
+    started = time.perf_counter()
+    metadata = reader.read(document, url)
+    return metadata, elapsed_ms(started)
+
+
 def finish(
     document: Document,
     labels: BlockLabels,
@@ -142,9 +149,8 @@ def finish(
     *,
     options: Options = DEFAULT_OPTIONS,
     url: str | None,
-    parse_ms: float,
-    classify_ms: float,
-    metadata_reader: MetadataReader,
+    timings: dict[str, float],
+    metadata: Metadata,
 ) -> Extraction:
     """The last stage: the caller's favor (and the article shift), whole paragraphs, pruning, render, assemble.
 
@@ -155,29 +161,20 @@ def finish(
     threads, unless ``include_comments``, link lists and furniture on pages not made of them).
     """
     started = time.perf_counter()
-    metadata = metadata_reader.read(document, url)  # first: its page type guards the pruning and the article shift
-    metadata_ms = elapsed_ms(started)
-    started = time.perf_counter()
-    page_type = metadata.page_type
+    page_type = metadata.page_type  # it guards the pruning and moves the threshold on articles
     shift = decision_shift(backend.name, options.favor, page_type)
     labels = final_labels(document, labels, shift, include_comments=options.include_comments, page_type=page_type)
     keep = labels.labels
     chosen = render_options(document, backend, options, url)
     text = render_text(document, keep, chosen)
     content = text if options.format == TEXT else output_format(options.format).render(document, keep, chosen)
-    render_ms = elapsed_ms(started)
+    stages = {**timings, "render": elapsed_ms(started)}  # timings: the earlier stages' (parse, metadata, classify)
     return Extraction(
         text=text,
         title=metadata.title or document.title,
         backend=backend.name,
         backend_version=backend.version,
-        timings={
-            "parse": parse_ms,
-            "classify": classify_ms,
-            "render": render_ms,
-            "metadata": metadata_ms,
-            "total": parse_ms + classify_ms + render_ms + metadata_ms,
-        },
+        timings={**stages, "total": sum(stages.values())},
         format=options.format,
         content=content,
         readable=readable_score(document),
@@ -235,6 +232,11 @@ def warm_up(extractor: Extractor, backends: Iterable[str]) -> None:
     for name in backends:
         for output in FORMATS:
             extractor.extract(WARM_UP_PAGE, backend=name, options=Options(format=output, include_images=True))
+        backend, page = extractor.backend(name), parse_html(WARM_UP_PAGE)
+        extracted_by = backend.for_page(extractor.metadata.read(page).page_type)
+        for model in (backend, *backend.routes.values()):  # the models its page type did not route it to
+            if model is not extracted_by:
+                model.classify(page)
 
 
 @cache

@@ -9,8 +9,9 @@ subtree), and callers want both.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence, Sized
+from collections.abc import Callable, Mapping, Sequence, Sized
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -59,10 +60,19 @@ class Backend(Protocol):
     execution_provider: str = "CPU"  # where it runs: "CPU" or "CUDA", the one ONNX Runtime really uses
     batched: bool = False  # True: a BatchedBackend whose requests may share inference calls (Settings.micro_batching)
     compatible_versions: tuple[str, ...] = ()  # earlier versions whose scores this one's replace (for ensembles)
+    # The backend that classifies the pages of a page type in its stead (bilstm's article model); none by default.
+    routes: Mapping[str, Backend] = MappingProxyType({})
 
     def is_ready(self) -> bool:
         """Whether it can serve now (/readyz asks); a backend that loads or reconnects in the background says no."""
         return True
+
+    def for_page(self, page_type: str | None) -> Backend:
+        """The backend that classifies a page of ``page_type`` (the page-type model's) for this one: itself, or a route.
+
+        The pipeline asks; ``classify`` itself never routes, so an ensemble reads the scores it was fitted on.
+        """
+        return self.routes.get(page_type, self) if page_type is not None else self
 
     def classify(self, document: Document) -> BlockLabels: ...
 

@@ -11,13 +11,15 @@ every sequence's length and padding never reaches a real step.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 
 import numpy as np
 
 from service.backends.base import Backend, BlockLabels
 from service.backends.spec import BackendSpec, BuildContext
 from service.features.boilernet import COMPATIBLE_VERSIONS, SCHEMA_NAME, BlockEncoder, EncodedDocument, Vocabulary
+from service.metadata.fields import ARTICLE
 from service.models.store import ModelError, ModelStore
 from service.parsing.document import Document
 from service.runtime.sessions import CPU, active_provider, create_session
@@ -28,6 +30,11 @@ MODEL_NAME = "bilstm"
 # The BiLSTM models the store may hold: the shipped configuration, the paper's (`train bilstm --paper`),
 # and the shipped one with int8 weights for CPUs (`train bilstm_int8`).
 VARIANTS = (MODEL_NAME, "bilstm_paper", "bilstm_int8")
+# The article model (`train bilstm --class-tokens 150 --name bilstm_article`): it also reads the id/class words of
+# each block's ancestors, which on the validation part helped on articles (teasers, threads, sidebars are named
+# so) and hurt on listings (whose items are named as teasers are); so ``bilstm`` reads it on the pages the
+# page-type model takes for articles, and the general model elsewhere. Not a backend of its own.
+ARTICLE_MODEL = "bilstm_article"
 INPUT_NAME = "blocks"
 LENGTHS_NAME = "lengths"
 # Padded blocks per inference call (sequences × longest): bounds the input tensor at about
@@ -51,6 +58,7 @@ class BilstmBackend(Backend):  # and a BatchedBackend by its shape: encode, infe
         window_blocks: int = DEFAULT_BILSTM_WINDOW_BLOCKS,
         overlap_blocks: int = DEFAULT_BILSTM_OVERLAP_BLOCKS,
         max_padded_blocks: int = DEFAULT_MAX_PADDED_BLOCKS,
+        routes: Mapping[str, BilstmBackend] = MappingProxyType({}),
     ) -> None:
         self.name = model_name  # "bilstm", or a variant stored under another name ("bilstm_paper", "bilstm_int8")
         entry, paths = store.verified(model_name)
@@ -65,6 +73,10 @@ class BilstmBackend(Backend):  # and a BatchedBackend by its shape: encode, infe
             )
         self.entry = entry
         self.version = entry.version
+        if routes:  # its extractions are the routes' too; an ensemble reads its own model's scores, as fitted
+            self.routes = routes
+            self.version += "".join(f"+{page_type}.{route.version}" for page_type, route in sorted(routes.items()))
+            self.compatible_versions = (entry.version,)
         self.threshold = float(entry.config["threshold"])
         self.window_blocks = window_blocks
         self.overlap_blocks = overlap_blocks
@@ -128,10 +140,17 @@ class BilstmBackend(Backend):  # and a BatchedBackend by its shape: encode, infe
 
 
 def _build(name: str, context: BuildContext) -> BilstmBackend:
+    """The model stored as ``name``; ``bilstm`` with the article model on the pages typed article, where stored."""
+    routes = (
+        {ARTICLE: _build(ARTICLE_MODEL, context)}
+        if name == MODEL_NAME and ARTICLE_MODEL in context.store.names()
+        else {}
+    )
     settings = context.settings
     return BilstmBackend(
         context.store,
         model_name=name,
+        routes=routes,
         providers=settings.execution_providers,
         intra_op_threads=settings.onnx_intra_op_threads,
         window_blocks=settings.bilstm_window_blocks,

@@ -83,7 +83,7 @@ def _sweep(
 ) -> list[SweepRow]:
     """Each page parsed and classified once per backend; every shift then only decides and renders.
 
-    ``typed``: the page type is read too (the metadata pass), for a ``keep`` that uses it.
+    ``typed``: ``keep`` is given the page type (else None); it always chooses a routed backend's model.
     """
     scores: dict[tuple[str, float], list[PRF]] = {(b, s): [] for b in backends for s in shifts}
     with Progress(len(pages), title) as bar:
@@ -91,11 +91,11 @@ def _sweep(
             if page.main_content.strip():
                 gold = word_tokens(page.main_content)
                 document = parse_html(page.html())
-                page_type = extractor.metadata.read(document, page.url or None).page_type if typed else None
+                page_type = extractor.metadata.read(document, page.url or None).page_type  # it may choose the model
                 for name in backends:
-                    labels = extractor.backend(name).classify(document)
+                    labels = extractor.backend(name).for_page(page_type).classify(document)
                     for shift in shifts:
-                        kept = keep(document, labels, shift, page_type)
+                        kept = keep(document, labels, shift, page_type if typed else None)
                         scores[(name, shift)].append(word_prf(word_tokens(render_text(document, kept)), gold))
             bar.advance()
     return [SweepRow(b, s, PRF.mean(scores[(b, s)])) for b in backends for s in shifts]

@@ -17,13 +17,13 @@ from dataclasses import dataclass
 from functools import partial
 from typing import cast
 
-from service.backends.base import BatchedBackend
+from service.backends.base import Backend, BatchedBackend
 from service.errors import ExtractionError, UnknownBackend
+from service.metadata.fields import Metadata
 from service.metrics import Metrics
 from service.options import Options
-from service.parsing.budget import PageBudget
 from service.parsing.document import Document
-from service.pipeline import Extraction, Extractor, elapsed_ms, finish, timed_parse
+from service.pipeline import Extraction, Extractor, elapsed_ms, finish, timed_metadata, timed_parse
 from service.runtime.admission import AdmissionLimit
 from service.runtime.batcher import MicroBatcher
 from service.runtime.errors import Overloaded
@@ -83,8 +83,8 @@ class ExtractionService:
 
     def batching_alive(self, name: str) -> bool:
         """Whether the backend's micro-batcher runs (True for a backend without one: nothing to be down)."""
-        batcher = self.batchers.get(name)
-        return batcher is None or batcher.alive
+        own = (batcher for key, batcher in self.batchers.items() if key == name or key.startswith(f"{name}/"))
+        return all(batcher.alive for batcher in own)
 
     def backends_to_compare(self, requested: Sequence[str] | None) -> list[str]:
         """The backends a compare runs: the requested ones in the order given, else every enabled one."""
@@ -133,33 +133,61 @@ class ExtractionService:
     async def _extract_one(self, job: Job) -> Extraction:
         """One job: through its backend's micro-batcher when it has one, else whole in a worker thread."""
         loop = asyncio.get_running_loop()
-        batcher = self._batcher_of(job)
-        if batcher is None:
+        if self._batcher_of(job) is None:
             (outcome,) = await loop.run_in_executor(self.pool, _extract_each, self.extractor, [job])
             if isinstance(outcome, ExtractionError):
                 raise outcome
             return outcome
-        backend = cast(BatchedBackend, self.extractor.backend(job.backend))  # only batched backends get a batcher
-        document, parse_ms, encoded = await loop.run_in_executor(
-            self.pool, _prepare, backend, job, self.extractor.budget
-        )
+        backend = self.extractor.backend(job.backend)
+        prepared = await loop.run_in_executor(self.pool, self._prepare, backend, job)
         started = time.perf_counter()
-        scores = await batcher.submit(encoded)
-        classify_ms = elapsed_ms(started)
-        return await loop.run_in_executor(
-            self.pool,
-            partial(
-                finish,
-                options=job.options,
-                url=job.page.url,
-                parse_ms=parse_ms,
-                classify_ms=classify_ms,
-                metadata_reader=self.extractor.metadata,
-            ),
-            document,
-            backend.labels(scores),
-            backend,
+        queued = prepared.queued
+        if queued is None:  # a route that does not batch: its model runs whole
+            labels = await loop.run_in_executor(self.pool, prepared.model.classify, prepared.document)
+        else:
+            labels = queued.model.labels(await queued.batcher.submit(queued.encoded))
+        prepared.timings["classify"] = elapsed_ms(started)
+        finishing = partial(
+            finish, options=job.options, url=job.page.url, timings=prepared.timings, metadata=prepared.metadata
         )
+        return await loop.run_in_executor(self.pool, finishing, prepared.document, labels, backend)
+
+    def _prepare(self, backend: Backend, job: Job) -> Prepared:
+        """Parse (within the page budget), read the metadata, encode for the page's model: all before inference."""
+        document, parse_ms = timed_parse(job.page.html, job.page.charset, job.options, self.extractor.budget)
+        metadata, metadata_ms = timed_metadata(self.extractor.metadata, document, job.page.url)
+        model = backend.for_page(metadata.page_type)
+        batcher = self.batchers.get(backend.name if model is backend else route_key(backend.name, metadata.page_type))
+        queued = None
+        if batcher is not None:  # only a BatchedBackend gets a batcher
+            batched = cast(BatchedBackend, model)
+            queued = Queued(batched, batcher, batched.encode(document))
+        return Prepared(document, metadata, {"parse": parse_ms, "metadata": metadata_ms}, model, queued)
+
+
+@dataclass(frozen=True, slots=True)
+class Queued:
+    """A page encoded for its model's micro-batcher."""
+
+    model: BatchedBackend
+    batcher: MicroBatcher[Sized]
+    encoded: Sized
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """A batched backend's page before inference: its model is the backend, or its route for the page's type."""
+
+    document: Document
+    metadata: Metadata
+    timings: dict[str, float]  # parse and metadata; classify is added
+    model: Backend
+    queued: Queued | None  # None where the model does not batch
+
+
+def route_key(name: str, page_type: str | None) -> str:
+    """The micro-batcher key of backend ``name``'s route for ``page_type`` (its own batcher's key is ``name``)."""
+    return f"{name}/{page_type}"
 
 
 def _as_outcome(result: Extraction | BaseException) -> Outcome:
@@ -185,9 +213,3 @@ def _extract_each(extractor: Extractor, jobs: Sequence[Job]) -> list[Outcome]:
     if sum(len(job.page.html) for job in jobs) > TRIM_AFTER_BYTES:
         trim_heap()  # a large page's temporaries are freed: give their pages back
     return outcomes
-
-
-def _prepare(backend: BatchedBackend, job: Job, budget: PageBudget) -> tuple[Document, float, Sized]:
-    """Parse (within ``budget``) and encode in a worker thread: everything before the batched inference."""
-    document, parse_ms = timed_parse(job.page.html, job.page.charset, job.options, budget)
-    return document, parse_ms, backend.encode(document)

@@ -16,7 +16,7 @@ from service.pipeline import Extractor
 from service.runtime.admission import AdmissionLimit
 from service.runtime.batcher import BatchLimits, MicroBatcher
 from service.runtime.scheduling import lower_thread_priority
-from service.serving.extraction import ExtractionService
+from service.serving.extraction import ExtractionService, route_key
 from service.settings import Settings
 
 
@@ -73,9 +73,11 @@ async def _start_batchers(
     )
     batchers: dict[str, MicroBatcher[Sized]] = {}
     for name, backend in backends.items():
-        if backend.batched and isinstance(backend, BatchedBackend):
-            batcher: MicroBatcher[Sized] = MicroBatcher(backend.infer, name=name, limits=limits, metrics=metrics)
-            await batcher.start()
-            stack.push_async_callback(batcher.stop)
-            batchers[name] = batcher
+        models = {name: backend} | {route_key(name, page_type): route for page_type, route in backend.routes.items()}
+        for key, model in models.items():  # a route (bilstm's article model) batches its own pages
+            if model.batched and isinstance(model, BatchedBackend):
+                batcher: MicroBatcher[Sized] = MicroBatcher(model.infer, name=key, limits=limits, metrics=metrics)
+                await batcher.start()
+                stack.push_async_callback(batcher.stop)
+                batchers[key] = batcher
     return batchers

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from service.backends.base import BlockLabels
+from service.backends.base import Backend, BlockLabels
 from service.backends.registry import BackendRegistry
 from service.evaluation.datasets import load_corpus
 from service.evaluation.gate import FLOORS_PATH, Floors, Measured, check, measure
@@ -45,7 +45,7 @@ def test_shipped_backends_stay_above_their_floors(data_dir: Path, gate_passes: G
     gate_passes.record(digests)
 
 
-class _KeepArticle:
+class _KeepArticle(Backend):
     """Keeps the blocks inside <article>: right on every fixture page."""
 
     name = "keep-article"
@@ -57,7 +57,7 @@ class _KeepArticle:
         return BlockLabels(keep.astype(np.float32), keep)
 
 
-class _EveryOther:
+class _EveryOther(Backend):
     """A deliberately degraded backend: every other block, whatever it says."""
 
     name = "every-other"

@@ -13,6 +13,7 @@ import pytest
 from service import extract
 from service.backends.base import Backend, BlockLabels
 from service.backends.registry import BackendRegistry
+from service.metadata.fields import PAGE_TYPES
 from service.parsing.document import Document
 from service.settings import Settings
 
@@ -81,6 +82,20 @@ def test_concurrent_requests_share_batches_and_match_the_in_process_result() -> 
     assert ready.status_code == 200
     assert listed[0]["batched"] is True
     assert listed[0]["status"] == "ready"
+
+
+def test_the_pages_a_route_takes_go_through_its_own_batcher() -> None:
+    route = CountingBatchedBackend()
+    backend = CountingBatchedBackend()
+    backend.routes = dict.fromkeys(PAGE_TYPES, route)  # whatever type the shipped page-type model gives each page
+    with serve(backend) as server, ThreadPoolExecutor(8) as pool:
+        responses = list(pool.map(lambda n: post(server.url, n), range(8)))
+        ready = httpx.get(f"{server.url}/readyz")
+    assert all(r.status_code == 200 for r in responses)
+    assert all(f"{n} words of a paragraph" in r.json()["text"] for n, r in enumerate(responses))
+    assert sum(route.batch_sizes) == 8 and max(route.batch_sizes) > 1  # batched, by the route
+    assert backend.batch_sizes == []
+    assert ready.status_code == 200  # every batcher of the backend runs
 
 
 def test_a_full_batch_queue_answers_429_with_retry_after_and_loses_nothing() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from service.backends.base import BlockLabels
+from service.backends.base import Backend, BlockLabels
 from service.backends.coherence import cut_paragraphs, whole_paragraphs
 from service.backends.registry import BackendRegistry, default_registry
 from service.parsing.document import Document
@@ -19,7 +19,7 @@ BYLINE = "<p>By <a href='/a'>Inès Moreau</a> · 12 March 2026</p>"
 SCHEDULE = "<p>Check out the <a href='/tv'>Live tv schedule</a> for MLS</p>"
 
 
-class DropLinks:
+class DropLinks(Backend):
     """Keeps every leaf except link text: the leaf-level mistake the issue reports."""
 
     name = "drop_links"

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from service.backends import favor
-from service.backends.base import BlockLabels
+from service.backends.base import Backend, BlockLabels
 from service.backends.favor import decision_shift, favor_shift, shift_labels
 from service.backends.registry import BackendRegistry
 from service.errors import InvalidSelector, NothingSelected
@@ -33,7 +33,7 @@ PAGE = f"""<html><head><title>Night trains are back | Example News</title></head
 </body></html>"""
 
 
-class LengthBackend:
+class LengthBackend(Backend):
     """Scores each block by its length (longer means content), threshold 0.5: favor has something to move."""
 
     name = "by_length"

@@ -1,0 +1,105 @@
+"""A backend's routes: the model that classifies the pages of one page type in its stead (bilstm's article model)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from service.backends.base import Backend, BlockLabels
+from service.backends.bilstm import ARTICLE_MODEL, MODEL_NAME
+from service.backends.registry import BackendRegistry, default_registry
+from service.metadata.fields import ARTICLE, PAGE_TYPES
+from service.metadata.reader import MetadataReader, load_metadata_reader
+from service.models.store import ModelStore
+from service.parsing.document import Document
+from service.parsing.lexbor import parse_html
+from service.paths import MODEL_STORE
+from service.pipeline import Extractor, warm_up
+
+from support.paths import FIXTURES_DIR
+
+PAGE = "<html><body><p>A paragraph long enough to be read as the page's text by anyone.</p></body></html>"
+
+
+class Constant(Backend):
+    """Scores every block ``score``; counts its calls."""
+
+    kind = "rules"
+
+    def __init__(self, name: str, version: str, score: float) -> None:
+        self.name, self.version, self.score, self.calls = name, version, score, 0
+
+    def classify(self, document: Document) -> BlockLabels:
+        self.calls += 1
+        return BlockLabels.from_scores(np.full(len(document), self.score, dtype=np.float32))
+
+
+class Routed(Constant):
+    def __init__(self, routes: dict[str, Backend]) -> None:
+        super().__init__("routed", "1", 0.0)
+        self.routes = routes
+
+
+def test_a_page_goes_to_the_route_of_its_type_and_to_the_backend_itself_otherwise() -> None:
+    article = Constant("article-model", "2", 1.0)
+    backend = Routed({ARTICLE: article})
+    assert backend.for_page(ARTICLE) is article
+    assert backend.for_page("listing") is backend
+    assert backend.for_page(None) is backend
+    plain = Constant("plain", "1", 1.0)
+    assert all(plain.for_page(t) is plain for t in (*PAGE_TYPES, None))
+
+
+def extractor_with(backend: Backend, metadata: MetadataReader) -> Extractor:
+    registry = BackendRegistry()
+    registry.register(backend.name, lambda: backend)
+    return Extractor(registry, default_backend=backend.name, metadata=metadata)
+
+
+def test_the_pipeline_classifies_with_the_route_of_the_page_type_the_metadata_gives() -> None:
+    everywhere = Constant("keep-all", "2", 1.0)
+    backend = Routed(dict.fromkeys(PAGE_TYPES, everywhere))  # whatever type the page gets
+    typed = extractor_with(backend, load_metadata_reader(ModelStore(MODEL_STORE))).extract(PAGE)
+    assert typed.metadata.page_type in PAGE_TYPES
+    assert "long enough" in typed.text  # the route kept it; the backend itself keeps nothing
+    assert (typed.backend, typed.backend_version) == ("routed", "1")  # the backend answers for its routes
+    assert (everywhere.calls, backend.calls) == (1, 0)
+    untyped = extractor_with(backend, MetadataReader()).extract(PAGE)  # no page-type model: no type, no route
+    assert untyped.metadata.page_type is None and untyped.text == ""
+    assert backend.calls == 1
+
+
+def test_the_warm_up_runs_the_backend_and_each_route() -> None:
+    article = Constant("article-model", "2", 1.0)
+    backend = Routed({ARTICLE: article})
+    warm_up(extractor_with(backend, MetadataReader()), [backend.name])
+    assert backend.calls > 0 and article.calls > 0
+
+
+@pytest.fixture(scope="module")
+def bilstm() -> Backend:
+    if ARTICLE_MODEL not in ModelStore(MODEL_STORE).names():
+        pytest.skip("this model store has no article model")
+    return default_registry().get(MODEL_NAME)
+
+
+def test_bilstm_reads_its_article_model_on_articles_and_answers_for_both(bilstm: Backend) -> None:
+    (route,) = bilstm.routes.values()
+    assert list(bilstm.routes) == [ARTICLE] and route.name == ARTICLE_MODEL
+    general_version = ModelStore(MODEL_STORE).entry(MODEL_NAME).version
+    assert bilstm.version == f"{general_version}+{ARTICLE}.{route.version}"
+    assert bilstm.compatible_versions == (general_version,)  # an ensemble reads the general model, as fitted
+    assert ARTICLE_MODEL not in default_registry()  # not a backend of its own
+
+
+def test_bilstm_on_an_article_page_scores_with_the_article_model(bilstm: Backend) -> None:
+    page = (FIXTURES_DIR / "article.html").read_bytes()
+    registry = BackendRegistry()
+    registry.register(MODEL_NAME, lambda: bilstm)
+    metadata = load_metadata_reader(ModelStore(MODEL_STORE))
+    result = Extractor(registry, default_backend=MODEL_NAME, metadata=metadata).extract(page)
+    assert result.metadata.page_type == ARTICLE
+    (route,) = bilstm.routes.values()
+    document = parse_html(page)
+    assert np.array_equal(result.labels.scores, route.classify(document).scores)
+    assert not np.array_equal(result.labels.scores, bilstm.classify(document).scores)
