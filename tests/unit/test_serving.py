@@ -44,12 +44,13 @@ def test_the_bilstm_runs_through_a_real_micro_batcher_and_matches_the_in_process
 
     batched, extractions = asyncio.run(served())
     expected = extractor.extract(ARTICLE)
-    assert batched == ["bilstm"]
+    assert batched == ["bilstm", "bilstm/article"]  # the article model batches its own pages
     for extraction in extractions:
         assert extraction.backend == "bilstm"
         assert extraction.text == expected.text
         np.testing.assert_allclose(extraction.labels.scores, expected.labels.scores, atol=1e-5)
     sample = metrics.registry.get_sample_value
+    assert expected.metadata.page_type is None  # this extractor has no page-type model: the general model's batches
     assert sample("extract_batch_documents_sum", {"backend": "bilstm"}) == PAGES  # every page went through a batch
     assert sample("extract_stage_duration_seconds_count", {"stage": "classify", "backend": "bilstm"}) == PAGES
 
