@@ -135,8 +135,9 @@ def build_vocabulary(documents: Iterable[Document], *, class_words: int | None =
             tags.update(path)
         if class_words is not None and len(document):
             blocks_under = document.subtree_sums(np.ones(len(document)))
-            for elem, own in enumerate(_own_class_words(document)):
-                for word in own:
+            groups, group_of = _class_word_groups(document)
+            for elem in np.flatnonzero(group_of >= 0).tolist():
+                for word in groups[group_of[elem]]:
                     classes[word] += int(blocks_under[elem])
     return Vocabulary(
         words=_top(words, WORD_VOCABULARY_SIZE),
@@ -145,10 +146,27 @@ def build_vocabulary(documents: Iterable[Document], *, class_words: int | None =
     )
 
 
-def _own_class_words(document: Document) -> list[list[str]]:
-    """Each element's own id/class words; none on the page frame, whose classes describe the page's layout."""
+def _class_word_groups(document: Document) -> tuple[list[list[str]], np.ndarray]:
+    """The distinct lists of id/class words on the page, and which each element carries (-1: none).
+
+    An element's words are those of its own id and class tokens; the page frame's are left out, as its
+    classes describe the page's layout. A page repeats a few hundred class values over thousands of
+    elements, so each distinct value is read once.
+    """
     frame = document.elem_tagged(FRAME_TAGS)
-    return [[] if frame[e] else _CLASS_WORD.findall(" ".join(t)) for e, t in enumerate(document.elem_tokens)]
+    groups: list[list[str]] = []
+    index: dict[tuple[str, ...], int] = {}
+    group_of = np.full(len(frame), -1, dtype=np.int64)
+    for elem, tokens in enumerate(document.elem_tokens):
+        if tokens and not frame[elem]:
+            group = index.get(tokens)
+            if group is None:
+                words = _CLASS_WORD.findall(" ".join(tokens))
+                group = index[tokens] = len(groups) if words else -1
+                if words:
+                    groups.append(words)
+            group_of[elem] = group
+    return groups, group_of
 
 
 @dataclass(frozen=True, eq=False)
@@ -249,8 +267,11 @@ class BlockEncoder:
         such ancestor's sums plus its own), and only for those above some block.
         """
         oov = len(class_ids)
-        own = [[class_ids.get(w, oov) for w in words] for words in _own_class_words(document)]
-        carrier = document.nearest_marked(np.fromiter(map(bool, own), dtype=bool, count=len(own)))
+        groups, group_of = _class_word_groups(document)
+        columns = [class_ids.get(word, oov) for words in groups for word in words]
+        own = np.zeros((len(groups), oov + 1), dtype=np.float32)  # each group's counts, one row a group
+        np.add.at(own, (np.repeat(np.arange(len(groups)), [len(words) for words in groups]), columns), 1)
+        carrier = document.nearest_marked(group_of >= 0)
         parent = document.elem_parent
         sums: dict[int, np.ndarray] = {-1: np.zeros(oov + 1, dtype=np.float32)}
 
@@ -260,7 +281,7 @@ class BlockEncoder:
                 pending.append(elem)
                 elem = int(carrier[parent[elem]]) if parent[elem] >= 0 else -1
             for e in reversed(pending):
-                sums[e] = sums[elem] + np.bincount(own[e], minlength=oov + 1).astype(np.float32)
+                sums[e] = sums[elem] + own[group_of[e]]
                 elem = e
             return sums[elem]
 

@@ -157,11 +157,16 @@ class Document:
 
     @cached_property
     def elem_tokens(self) -> list[tuple[str, ...]]:
-        """Every element's own id and class tokens, lower-cased."""
-        ids, classes = self.elem_attribute("id"), self.elem_attribute("class")
+        """Every element's own id and class tokens, lower-cased (each distinct class value split once)."""
         out: list[tuple[str, ...]] = [()] * len(self.elem_tag)
-        for elem in ids.keys() | classes.keys():
-            out[elem] = tuple(f"{ids.get(elem, '')} {classes.get(elem, '')}".lower().split())
+        split: dict[str, tuple[str, ...]] = {}  # a page repeats its class values over many elements
+        for elem, value in self.elem_attribute("class").items():
+            tokens = split.get(value)
+            if tokens is None:
+                tokens = split[value] = tuple(value.lower().split())
+            out[elem] = tokens
+        for elem, value in self.elem_attribute("id").items():  # ids are the element's own: first, as always
+            out[elem] = tuple(value.lower().split()) + out[elem]
         return out
 
     def elem_href(self, elem: int) -> str | None:
