@@ -268,9 +268,10 @@ class BlockEncoder:
         """
         oov = len(class_ids)
         groups, group_of = _class_word_groups(document)
-        columns = [class_ids.get(word, oov) for words in groups for word in words]
+        columns = np.array([class_ids.get(word, oov) for words in groups for word in words], dtype=np.int64)
+        group_rows = np.repeat(np.arange(len(groups)), [len(words) for words in groups])
         own = np.zeros((len(groups), oov + 1), dtype=np.float32)  # each group's counts, one row a group
-        np.add.at(own, (np.repeat(np.arange(len(groups)), [len(words) for words in groups]), columns), 1)
+        np.add.at(own, (group_rows, columns), 1)
         carrier = document.nearest_marked(group_of >= 0)
         parent = document.elem_parent
         sums: dict[int, np.ndarray] = {-1: np.zeros(oov + 1, dtype=np.float32)}
