@@ -96,9 +96,9 @@ class Extractor:
     ) -> Extraction:
         chosen = self.backend(backend)
         document, parse_ms = timed_parse(html, charset, options, self.budget)
-        metadata, metadata_ms = timed_metadata(self.metadata, document, url)
+        metadata, type_probabilities, metadata_ms = timed_metadata(self.metadata, document, url)
         started = time.perf_counter()
-        labels = chosen.for_page(metadata.page_type).classify(document)
+        labels = chosen.for_page(type_probabilities).classify(document)
         return finish(
             document,
             labels,
@@ -135,11 +135,16 @@ def timed_parse(
     return document, elapsed_ms(started)
 
 
-def timed_metadata(reader: MetadataReader, document: Document, url: str | None) -> tuple[Metadata, float]:
-    """The second stage: the page's metadata, read before classification (its page type may choose the model)."""
+def timed_metadata(
+    reader: MetadataReader, document: Document, url: str | None
+) -> tuple[Metadata, dict[str, float], float]:
+    """The second stage: the metadata, each page type's probability, the milliseconds; read before classification.
+
+    The page type's probabilities may choose the model (:meth:`Backend.for_page`).
+    """
     started = time.perf_counter()
-    metadata = reader.read(document, url)
-    return metadata, elapsed_ms(started)
+    metadata, type_probabilities = reader.read_typed(document, url)
+    return metadata, type_probabilities, elapsed_ms(started)
 
 
 def finish(
@@ -233,8 +238,8 @@ def warm_up(extractor: Extractor, backends: Iterable[str]) -> None:
         for output in FORMATS:
             extractor.extract(WARM_UP_PAGE, backend=name, options=Options(format=output, include_images=True))
         backend, page = extractor.backend(name), parse_html(WARM_UP_PAGE)
-        extracted_by = backend.for_page(extractor.metadata.read(page).page_type)
-        for model in (backend, *backend.routes.values()):  # the models its page type did not route it to
+        extracted_by = backend.for_page(extractor.metadata.read_typed(page)[1])
+        for model in (backend, *(route.backend for route in backend.routes.values())):  # those it was not routed to
             if model is not extracted_by:
                 model.classify(page)
 

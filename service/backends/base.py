@@ -60,21 +60,35 @@ class Backend(Protocol):
     execution_provider: str = "CPU"  # where it runs: "CPU" or "CUDA", the one ONNX Runtime really uses
     batched: bool = False  # True: a BatchedBackend whose requests may share inference calls (Settings.micro_batching)
     compatible_versions: tuple[str, ...] = ()  # earlier versions whose scores this one's replace (for ensembles)
-    # The backend that classifies the pages of a page type in its stead (bilstm's article model); none by default.
-    routes: Mapping[str, Backend] = MappingProxyType({})
+    # By page type, the model that classifies such pages in its stead (bilstm's article model); none by default.
+    routes: Mapping[str, Route] = MappingProxyType({})
 
     def is_ready(self) -> bool:
         """Whether it can serve now (/readyz asks); a backend that loads or reconnects in the background says no."""
         return True
 
-    def for_page(self, page_type: str | None) -> Backend:
-        """The backend that classifies a page of ``page_type`` (the page-type model's) for this one: itself, or a route.
+    def route_of(self, type_probabilities: Mapping[str, float]) -> str | None:
+        """The page type whose route classifies a page the page-type model gives these probabilities; None: none.
 
         The pipeline asks; ``classify`` itself never routes, so an ensemble reads the scores it was fitted on.
         """
-        return self.routes.get(page_type, self) if page_type is not None else self
+        reached = (t for t, route in self.routes.items() if type_probabilities.get(t, -1.0) >= route.min_probability)
+        return next(reached, None)
+
+    def for_page(self, type_probabilities: Mapping[str, float]) -> Backend:
+        """The model that classifies such a page for this backend: itself, or the backend of its route."""
+        page_type = self.route_of(type_probabilities)
+        return self.routes[page_type].backend if page_type is not None else self
 
     def classify(self, document: Document) -> BlockLabels: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """A backend's model for one page type: for the pages whose probability of that type reaches ``min_probability``."""
+
+    backend: Backend
+    min_probability: float
 
 
 # Finds a backend by name (the registry's ``get``): how grf and the ensemble reach the backends they build on.

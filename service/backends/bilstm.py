@@ -16,7 +16,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from service.backends.base import Backend, BlockLabels
+from service.backends.base import Backend, BlockLabels, Route
 from service.backends.spec import BackendSpec, BuildContext
 from service.features.boilernet import COMPATIBLE_VERSIONS, SCHEMA_NAME, BlockEncoder, EncodedDocument, Vocabulary
 from service.metadata.fields import ARTICLE
@@ -33,8 +33,13 @@ VARIANTS = (MODEL_NAME, "bilstm_paper", "bilstm_int8")
 # The article model (`train bilstm --class-tokens 150 --name bilstm_article`): it also reads the id/class words of
 # each block's ancestors, which on the validation part helped on articles (teasers, threads, sidebars are named
 # so) and hurt on listings (whose items are named as teasers are); so ``bilstm`` reads it on the pages the
-# page-type model takes for articles, and the general model elsewhere. Not a backend of its own.
+# page-type model may take for articles, and the general model elsewhere. Not a backend of its own.
 ARTICLE_MODEL = "bilstm_article"
+# The least probability of "article" (the page-type model's) a page is read by the article model at, chosen on the
+# validation part (raw pages, no URL): word F1 0.8670 at the most probable type, 0.8712-0.8714 from 0.07 to 0.4,
+# 0.8761-0.8765 from 0.01 to 0.06 (one page apart: a shop's article the type model doubts; the best, 0.8765, at
+# 0.02 and 0.03, the larger taken), 0.8575 at 0 (the article model everywhere).
+ARTICLE_MIN_PROBABILITY = 0.03
 INPUT_NAME = "blocks"
 LENGTHS_NAME = "lengths"
 # Padded blocks per inference call (sequences × longest): bounds the input tensor at about
@@ -58,7 +63,7 @@ class BilstmBackend(Backend):  # and a BatchedBackend by its shape: encode, infe
         window_blocks: int = DEFAULT_BILSTM_WINDOW_BLOCKS,
         overlap_blocks: int = DEFAULT_BILSTM_OVERLAP_BLOCKS,
         max_padded_blocks: int = DEFAULT_MAX_PADDED_BLOCKS,
-        routes: Mapping[str, BilstmBackend] = MappingProxyType({}),
+        routes: Mapping[str, Route] = MappingProxyType({}),
     ) -> None:
         self.name = model_name  # "bilstm", or a variant stored under another name ("bilstm_paper", "bilstm_int8")
         entry, paths = store.verified(model_name)
@@ -75,7 +80,9 @@ class BilstmBackend(Backend):  # and a BatchedBackend by its shape: encode, infe
         self.version = entry.version
         if routes:  # its extractions are the routes' too; an ensemble reads its own model's scores, as fitted
             self.routes = routes
-            self.version += "".join(f"+{page_type}.{route.version}" for page_type, route in sorted(routes.items()))
+            self.version += "".join(
+                f"+{page_type}.{route.backend.version}" for page_type, route in sorted(routes.items())
+            )
             self.compatible_versions = (entry.version,)
         self.threshold = float(entry.config["threshold"])
         self.window_blocks = window_blocks
@@ -142,7 +149,7 @@ class BilstmBackend(Backend):  # and a BatchedBackend by its shape: encode, infe
 def _build(name: str, context: BuildContext) -> BilstmBackend:
     """The model stored as ``name``; ``bilstm`` with the article model on the pages typed article, where stored."""
     routes = (
-        {ARTICLE: _build(ARTICLE_MODEL, context)}
+        {ARTICLE: Route(_build(ARTICLE_MODEL, context), ARTICLE_MIN_PROBABILITY)}
         if name == MODEL_NAME and ARTICLE_MODEL in context.store.names()
         else {}
     )

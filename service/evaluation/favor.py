@@ -91,9 +91,10 @@ def _sweep(
             if page.main_content.strip():
                 gold = word_tokens(page.main_content)
                 document = parse_html(page.html())
-                page_type = extractor.metadata.read(document, page.url or None).page_type  # it may choose the model
+                metadata, type_probabilities = extractor.metadata.read_typed(document, page.url or None)
+                page_type = metadata.page_type
                 for name in backends:
-                    labels = extractor.backend(name).for_page(page_type).classify(document)
+                    labels = extractor.backend(name).for_page(type_probabilities).classify(document)  # its model
                     for shift in shifts:
                         kept = keep(document, labels, shift, page_type if typed else None)
                         scores[(name, shift)].append(word_prf(word_tokens(render_text(document, kept)), gold))

@@ -243,11 +243,6 @@ class PageTypeModel:
         exp = np.exp(logits)
         return exp / exp.sum(axis=-1, keepdims=True)
 
-    def predict(self, row: np.ndarray) -> tuple[str, float]:
-        probabilities = self.probabilities(row)
-        best = int(np.argmax(probabilities))
-        return self.classes[best], float(probabilities[best])
-
     def to_json(self) -> dict[str, object]:
         return {
             "schema": SCHEMA_NAME,

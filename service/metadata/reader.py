@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
+
 from service.metadata.extract import extract_metadata
 from service.metadata.fields import Metadata
 from service.metadata.jsonld import parse_json_ld
@@ -19,15 +21,23 @@ class MetadataReader:
         self.page_type = page_type
 
     def read(self, document: Document, url: str | None = None) -> Metadata:
+        return self.read_typed(document, url)[0]
+
+    def read_typed(self, document: Document, url: str | None = None) -> tuple[Metadata, dict[str, float]]:
+        """The metadata, and the page-type model's probability of each page type (empty without a model)."""
         ld = parse_json_ld(document.markup.json_ld)
         metadata = extract_metadata(document, url, ld)
         if self.page_type is None:
-            return metadata
+            return metadata, {}
         ld_types = ld.types()
         features = page_type_features(document, metadata, ld_types, url)
         words = page_words(document, metadata, ld_types, url)
-        page_type, confidence = self.page_type.predict(self.page_type.row(features, words))
-        return replace(metadata, page_type=page_type, page_type_confidence=round(confidence, 4))
+        probabilities = self.page_type.probabilities(self.page_type.row(features, words))
+        best = int(np.argmax(probabilities))
+        typed = replace(
+            metadata, page_type=self.page_type.classes[best], page_type_confidence=round(float(probabilities[best]), 4)
+        )
+        return typed, dict(zip(self.page_type.classes, probabilities.tolist(), strict=True))
 
 
 def load_metadata_reader(store: ModelStore) -> MetadataReader:

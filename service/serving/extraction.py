@@ -155,9 +155,10 @@ class ExtractionService:
     def _prepare(self, backend: Backend, job: Job) -> Prepared:
         """Parse (within the page budget), read the metadata, encode for the page's model: all before inference."""
         document, parse_ms = timed_parse(job.page.html, job.page.charset, job.options, self.extractor.budget)
-        metadata, metadata_ms = timed_metadata(self.extractor.metadata, document, job.page.url)
-        model = backend.for_page(metadata.page_type)
-        batcher = self.batchers.get(backend.name if model is backend else route_key(backend.name, metadata.page_type))
+        metadata, type_probabilities, metadata_ms = timed_metadata(self.extractor.metadata, document, job.page.url)
+        page_type = backend.route_of(type_probabilities)
+        model = backend.for_page(type_probabilities)
+        batcher = self.batchers.get(backend.name if page_type is None else route_key(backend.name, page_type))
         queued = None
         if batcher is not None:  # only a BatchedBackend gets a batcher
             batched = cast(BatchedBackend, model)

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from service import extract
-from service.backends.base import Backend, BlockLabels
+from service.backends.base import Backend, BlockLabels, Route
 from service.backends.registry import BackendRegistry
-from service.metadata.fields import PAGE_TYPES
+from service.metadata.fields import ARTICLE
 from service.parsing.document import Document
 from service.settings import Settings
 
@@ -87,7 +87,7 @@ def test_concurrent_requests_share_batches_and_match_the_in_process_result() -> 
 def test_the_pages_a_route_takes_go_through_its_own_batcher() -> None:
     route = CountingBatchedBackend()
     backend = CountingBatchedBackend()
-    backend.routes = dict.fromkeys(PAGE_TYPES, route)  # whatever type the shipped page-type model gives each page
+    backend.routes = {ARTICLE: Route(route, 0.0)}  # whatever type the shipped page-type model gives each page
     with serve(backend) as server, ThreadPoolExecutor(8) as pool:
         responses = list(pool.map(lambda n: post(server.url, n), range(8)))
         ready = httpx.get(f"{server.url}/readyz")
