@@ -97,8 +97,9 @@ class TypedAs(MetadataReader):
         super().__init__()
         self.kind = page_type
 
-    def read(self, document: Document, url: str | None = None) -> Metadata:
-        return replace(super().read(document, url), page_type=self.kind)
+    def read_typed(self, document: Document, url: str | None = None) -> tuple[Metadata, dict[str, float]]:
+        metadata, probabilities = super().read_typed(document, url)
+        return replace(metadata, page_type=self.kind), probabilities
 
 
 @pytest.mark.parametrize(
