@@ -31,7 +31,7 @@ pages (``python -m service eval --metadata --part train``):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
@@ -59,11 +59,10 @@ def published_day(clues: DateClues, seen: Visible) -> str | None:
     """The day the page was published, by the rules of the module's docstring; None where nothing says."""
     published, in_url = iso_day(clues.declared), url_day(clues.url)
     if published is not None and _without_zone(clues.declared):
-        first_timed = next((day for day in (iso_day(dt) for dt, _ in clues.times) if day), None)
-        published = _shifted_to(published, first_timed or next(seen.iter_days(), None))
+        published = _shifted_to(published, next(_timed_days(clues), None) or next(seen.iter_days(), None))
     if published is not None and (seen.shows(published) or _timed_instant(clues.declared, clues.times)):
         return _shifted_to(published, in_url)
-    timed = [day for day in (iso_day(dt) for dt, _ in clues.times) if day]
+    timed = list(_timed_days(clues))
     known = {day for day in (published, clues.modified, *timed) if day}
     # the page's dates are read only as far as the question needs (a date that is not known cannot be shown)
     shown = next((day for day in seen.iter_days() if day in known), None) if known else None
@@ -86,6 +85,11 @@ def published_day(clues: DateClues, seen: Visible) -> str | None:
         under = seen.day_after(clues.headline)  # a header may show today's date: the byline's comes first
         day = under[0] if under else first
     return _shifted_to(day, in_url)
+
+
+def _timed_days(clues: DateClues) -> Iterator[str]:
+    """The days of the page's ``<time datetime>`` elements, in page order, read as far as the caller goes."""
+    return (day for day in (iso_day(dt) for dt, _ in clues.times) if day)
 
 
 def _moment(text: str) -> datetime | None:

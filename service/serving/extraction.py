@@ -83,7 +83,7 @@ class ExtractionService:
 
     def batching_alive(self, name: str) -> bool:
         """Whether the backend's micro-batcher runs (True for a backend without one: nothing to be down)."""
-        own = (batcher for key, batcher in self.batchers.items() if key == name or key.startswith(f"{name}/"))
+        own = (batcher for key, batcher in self.batchers.items() if key.partition("/")[0] == name)  # its routes' too
         return all(batcher.alive for batcher in own)
 
     def backends_to_compare(self, requested: Sequence[str] | None) -> list[str]:
@@ -156,9 +156,8 @@ class ExtractionService:
         """Parse (within the page budget), read the metadata, encode for the page's model: all before inference."""
         document, parse_ms = timed_parse(job.page.html, job.page.charset, job.options, self.extractor.budget)
         metadata, type_probabilities, metadata_ms = timed_metadata(self.extractor.metadata, document, job.page.url)
-        page_type = backend.route_of(type_probabilities)
         model = backend.for_page(type_probabilities)
-        batcher = self.batchers.get(backend.name if page_type is None else route_key(backend.name, page_type))
+        batcher = self.batchers.get(route_key(backend.name, backend.route_of(type_probabilities)))
         queued = None
         if batcher is not None:  # only a BatchedBackend gets a batcher
             batched = cast(BatchedBackend, model)
@@ -187,8 +186,8 @@ class Prepared:
 
 
 def route_key(name: str, page_type: str | None) -> str:
-    """The micro-batcher key of backend ``name``'s route for ``page_type`` (its own batcher's key is ``name``)."""
-    return f"{name}/{page_type}"
+    """The micro-batcher key of backend ``name``'s route for ``page_type`` ("bilstm/article"); ``name`` for None."""
+    return name if page_type is None else f"{name}/{page_type}"
 
 
 def _as_outcome(result: Extraction | BaseException) -> Outcome:
