@@ -35,10 +35,11 @@ VARIANTS = (MODEL_NAME, "bilstm_paper", "bilstm_int8")
 # so) and hurt on listings (whose items are named as teasers are); so ``bilstm`` reads it on the pages the
 # page-type model may take for articles, and the general model elsewhere. Not a backend of its own.
 ARTICLE_MODEL = "bilstm_article"
-# The least probability of "article" (the page-type model's) a page is read by the article model at, chosen on the
-# validation part (raw pages, no URL): word F1 0.8670 at the most probable type, 0.8712-0.8714 from 0.07 to 0.4,
-# 0.8761-0.8765 from 0.01 to 0.06 (one page apart: a shop's article the type model doubts; the best, 0.8765, at
-# 0.02 and 0.03, the larger taken), 0.8575 at 0 (the article model everywhere).
+# The least probability of "article" (the page-type model's) a page is read by the article model at, chosen on
+# the validation part (raw pages, no URL; a scratch sweep over the two models' per-page scores, issue 16's note):
+# word F1 0.8670 at the most probable type, 0.8712-0.8714 from 0.07 to 0.4, 0.8761-0.8765 from 0.01 to 0.06 (one
+# page apart: a shop's article the type model doubts; the best, 0.8765, at 0.02 and 0.03, the larger taken),
+# 0.8575 at 0 (the article model everywhere).
 ARTICLE_MIN_PROBABILITY = 0.03
 INPUT_NAME = "blocks"
 LENGTHS_NAME = "lengths"
