@@ -12,7 +12,8 @@ own groups
     (:mod:`service.features.stack`); the structure features: the 5 region
     bits (:mod:`service.features.structure`, which pruning reads too), the
     link share of the paragraph's container at :data:`LINK_LEVELS`, and
-    whether the leaf is hidden (:mod:`service.features.hidden`).
+    whether the leaf is hidden (:mod:`service.features.hidden`); where
+    Readability would take the article from (:mod:`service.features.candidates`).
 neighbour context
     the :data:`CONTEXT_COLUMNS` of the leaves at :data:`OFFSETS` (:data:`EDGE`
     outside the page), their mean over the ``±WINDOW`` leaves around (clipped
@@ -30,6 +31,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from service.features.boilernet import NUMERIC_FEATURES, numeric_features
+from service.features.candidates import FEATURES as CANDIDATE_FEATURES
+from service.features.candidates import candidate_features
 from service.features.hidden import hidden_blocks
 from service.features.shallow import leaf_words
 from service.features.stack import BLOCK_SIGNALS, EDGE, block_signals, window_means
@@ -41,7 +44,7 @@ from service.parsing.document import Document
 
 SCHEMA_NAME = "combined"
 # Bump when a definition here, or in a group it reads, changes.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 OFFSETS = (-2, -1, 1, 2)  # neighbours whose context columns are read
 WINDOW = 10  # leaves on each side for the window means
@@ -54,6 +57,7 @@ OWN_NAMES: tuple[str, ...] = (
     *(f"region.{r}" for r in REGIONS),
     *(f"container_link_share.{level}" for level in LINK_LEVELS),
     "hidden",
+    *(f"candidate.{n}" for n in CANDIDATE_FEATURES),
 )
 # Own columns whose neighbours and means are read (chosen on the validation part, see service/training/gbt.py).
 CONTEXT_COLUMNS = (
@@ -106,6 +110,7 @@ def own_features(document: Document, out: np.ndarray) -> None:
         (regions[:, None] >> np.arange(len(REGIONS))) & 1,
         container_link_shares(document),
         hidden_blocks(document)[:, None],
+        candidate_features(document),
     )
     column = 0
     for part in parts:  # each cast to float32 as it is copied in, as astype would

@@ -196,14 +196,25 @@ def leaf_regions(document: Document) -> np.ndarray:
 
 
 @per_document
+def subtree_text(document: Document) -> tuple[np.ndarray, np.ndarray]:
+    """Characters of text, and of link text, at or below each element (float64 each, read-only).
+
+    Once per page: the containers' link shares and Readability's candidate scores both read them.
+    """
+    chars = document.block_chars
+    total = document.subtree_sums(chars)
+    linked = document.subtree_sums(chars * document.block_in_link)
+    total.flags.writeable = linked.flags.writeable = False
+    return total, linked
+
+
+@per_document
 def container_link_shares(document: Document) -> np.ndarray:
     """The link-text share of the element :data:`LINK_LEVELS` steps above each leaf's paragraph (leaves × levels).
 
     Once per page (float64, read-only): pruning reads level 1, the ``gbt`` features every level.
     """
-    chars = document.block_chars
-    total = document.subtree_sums(chars)
-    linked = document.subtree_sums(chars * document.block_in_link)
+    total, linked = subtree_text(document)
     shares = np.empty((len(document), len(LINK_LEVELS)))
     for column, level in enumerate(LINK_LEVELS):
         above = document.ancestors_at(document.block_paragraph, level)
