@@ -78,24 +78,20 @@ def candidate_scores(document: Document) -> np.ndarray:
 
 @per_document
 def candidate_features(document: Document) -> np.ndarray:
-    """:data:`FEATURES` of every leaf (leaves × 3, float64, read-only)."""
+    """:data:`FEATURES` of every leaf (leaves × 3, float64, read-only); zeros where nothing is scored."""
     out = np.zeros((len(document), len(FEATURES)))
-    out.flags.writeable = False
-    if not len(document):
-        return out
-    final = candidate_scores(document)
+    final = candidate_scores(document) if len(document) else np.zeros(1)
     best = int(np.argmax(final))
-    if final[best] <= 0:
-        return out
-    out = np.empty_like(out)
-    elems, ends = document.block_elem, document.subtree_ends
-    out[:, 0] = (elems >= best) & (elems < ends[best])
-    parent = int(document.elem_parent[best])
-    out[:, 1] = (elems >= parent) & (elems < ends[parent]) if parent >= 0 else 0
-    best_above, above = final[document.block_paragraph], document.block_paragraph
-    for _ in range(LEVELS):
-        above = document.ancestors_at(above, 1)
-        best_above = np.maximum(best_above, final[above])
-    out[:, 2] = np.clip(best_above / final[best], 0, 1)
+    if final[best] > 0:
+        elems, ends = document.block_elem, document.subtree_ends
+        out[:, 0] = (elems >= best) & (elems < ends[best])
+        parent = int(document.elem_parent[best])
+        if parent >= 0:
+            out[:, 1] = (elems >= parent) & (elems < ends[parent])
+        best_above, above = final[document.block_paragraph], document.block_paragraph
+        for _ in range(LEVELS):
+            above = document.ancestors_at(above, 1)
+            best_above = np.maximum(best_above, final[above])
+        out[:, 2] = np.clip(best_above / final[best], 0, 1)
     out.flags.writeable = False
     return out
