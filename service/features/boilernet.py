@@ -13,9 +13,15 @@ The optional class-token inputs (schema v2) are a bag of the words in the
 id/class tokens of the block's ancestors-or-self ("comment-list" -> comment,
 list), top :data:`CLASS_VOCABULARY_SIZE` from the train part plus an OOV
 slot: containers that say what they are ("sidebar", "related", "share")
-where the words and tags look like an article's. Column layout: words, tags,
-[class words], [numeric]; a model without class tokens reads exactly the v1
-input, so v1 models are served unchanged.
+where the words and tags look like an article's.
+
+The optional candidate inputs (schema v3) are the three per-leaf columns of
+Readability's candidate scores (:mod:`service.features.candidates`): where
+Readability would take the article from, with no site's names.
+
+Column layout: words, tags, [class words], [numeric], [candidates]; a model
+without class tokens and candidates reads exactly the v1 input, and one with
+class tokens only the v2 input, so v1 and v2 models are served unchanged.
 
 The model input is a dense float32 matrix, one row per block. Measured with
 ``python -m service bench --input-encodings --limit 100`` (ONNX Runtime, one
@@ -38,15 +44,18 @@ from itertools import chain, repeat
 
 import numpy as np
 
+from service.features.candidates import FEATURES as CANDIDATE_FEATURES
+from service.features.candidates import candidate_features
 from service.features.per_document import per_document
 from service.features.structure import FRAME_TAGS
 from service.features.text_stats import SEPARATOR, joined_text
 from service.parsing.document import Document
 
-SCHEMA_VERSION = 2  # v2: the optional class-token group
+SCHEMA_VERSION = 3  # v2: the optional class-token group; v3: the optional candidate group
 SCHEMA_NAME = "boilernet"
-# Versions whose models this code encodes for: v1 models read no class tokens, and that input is unchanged.
-COMPATIBLE_VERSIONS = (1, 2)
+# Versions whose models this code encodes for: v1 models read no class tokens, v2 models no candidates, and
+# those inputs are unchanged.
+COMPATIBLE_VERSIONS = (1, 2, 3)
 
 WORD_VOCABULARY_SIZE = 1000  # the paper's top-1,000 words
 TAG_VOCABULARY_SIZE = 50  # the paper's top-50 tags
@@ -182,6 +191,7 @@ class EncodedDocument:
     block_tags: np.ndarray  # float32 [n, tag columns]: tag counts of each block's path
     block_classes: np.ndarray | None  # float32 [n, class columns] when the model reads class tokens
     numeric: np.ndarray | None  # float32 [n, len(NUMERIC_FEATURES)] when the model reads them
+    candidates: np.ndarray | None  # float32 [n, len(CANDIDATE_FEATURES)] when the model reads them
     tag_offset: int  # first tag column
     width: int
 
@@ -199,7 +209,7 @@ class EncodedDocument:
         )
         out.reshape(-1)[cells] = counts
         column = self.tag_offset
-        for group in (self.block_tags, self.block_classes, self.numeric):
+        for group in (self.block_tags, self.block_classes, self.numeric, self.candidates):
             if group is not None:
                 out[:, column : column + group.shape[1]] = group[start:stop]
                 column += group.shape[1]
@@ -209,9 +219,10 @@ class EncodedDocument:
 class BlockEncoder:
     """Turns a document into its model input (:class:`EncodedDocument`)."""
 
-    def __init__(self, vocabulary: Vocabulary, *, numeric: bool) -> None:
+    def __init__(self, vocabulary: Vocabulary, *, numeric: bool, candidates: bool = False) -> None:
         self.vocabulary = vocabulary
         self.numeric = numeric
+        self.candidates = candidates
         self._word_ids = {w: i for i, w in enumerate(vocabulary.words)}
         self._word_oov = len(vocabulary.words)
         self._tag_base = self._word_oov + 1
@@ -222,7 +233,8 @@ class BlockEncoder:
 
     @property
     def width(self) -> int:
-        return self.vocabulary.size + (len(NUMERIC_FEATURES) if self.numeric else 0)
+        numeric = len(NUMERIC_FEATURES) if self.numeric else 0
+        return self.vocabulary.size + numeric + (len(CANDIDATE_FEATURES) if self.candidates else 0)
 
     def encode(self, document: Document) -> EncodedDocument:
         n = len(document)
@@ -236,6 +248,7 @@ class BlockEncoder:
             block_tags=self._path_tag_counts(document)[document.block_path] if n else np.zeros((0, self._tag_oov + 1)),
             block_classes=None if self._class_ids is None else self._class_word_counts(document, self._class_ids),
             numeric=numeric_features(document, words) if self.numeric else None,
+            candidates=candidate_features(document).astype(np.float32) if self.candidates else None,
             tag_offset=self._tag_base,
             width=self.width,
         )

@@ -66,6 +66,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="also read the block's ancestors' id/class words: the N most frequent on the train part (default: none)",
     )
+    parser.add_argument(
+        "--candidates",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="also read where Readability would take the article from (service.features.candidates)",
+    )
     parser.add_argument("--epochs", type=int, default=12, help="most training epochs (the best one is kept)")
     parser.add_argument(
         "--patience",
@@ -87,6 +93,7 @@ def network_config(args: argparse.Namespace) -> NetworkConfig:
         "projection": args.projection,
         "numeric": args.numeric,
         "class_tokens": args.class_tokens,
+        "candidates": args.candidates,
     }
     return replace(base, **{k: v for k, v in overrides.items() if v is not None})
 
@@ -212,7 +219,7 @@ def train(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     data = load_training_data(args.data)
     vocabulary = build_vocabulary((d.document for d in data.parts["train"]), class_words=config.class_tokens or None)
-    encoder = BlockEncoder(vocabulary, numeric=config.numeric)
+    encoder = BlockEncoder(vocabulary, numeric=config.numeric, candidates=config.candidates)
     train_part = encode_part(data.parts["train"], encoder)
     validation = encode_part(data.parts["validation"], encoder)
     width = encoder.width
@@ -271,7 +278,8 @@ def train(args: argparse.Namespace) -> int:
     entry = store.write(
         {
             "name": args.name,
-            "version": time.strftime("%Y%m%d") + f"-u{config.units}",
+            # the candidate group in the version too: a model with it differs in input from one of the same day without
+            "version": time.strftime("%Y%m%d") + f"-u{config.units}" + ("-cand" if config.candidates else ""),
             "opset": OPSET,
             "inputs": [INPUT_NAME, LENGTHS_NAME],
             "outputs": [OUTPUT_NAME],

@@ -45,6 +45,7 @@ class NetworkConfig:
     dropout: float = 0.5
     numeric: bool = False  # read the NUMERIC_FEATURES columns too
     class_tokens: int = 0  # read a bag of this many id/class words of the block's ancestors (0: none)
+    candidates: bool = False  # read Readability's candidate scores (service.features.candidates)
 
     @classmethod
     def paper(cls) -> NetworkConfig:

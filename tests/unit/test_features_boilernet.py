@@ -1,4 +1,4 @@
-"""BoilerNet's block encoding: the class-token group is optional and leaves the v1 input untouched."""
+"""BoilerNet's block encoding: the class-token and candidate groups are optional and leave the v1 input untouched."""
 
 from __future__ import annotations
 
@@ -21,6 +21,8 @@ from service.features.boilernet import (
     build_vocabulary,
     numeric_features,
 )
+from service.features.candidates import FEATURES as CANDIDATE_FEATURES
+from service.features.candidates import candidate_features
 from service.models.store import ModelError, ModelStore
 from service.parsing.lexbor import parse_html
 from service.paths import MODEL_STORE
@@ -62,6 +64,20 @@ def test_class_tokens_add_their_columns_between_the_tags_and_the_numeric_inputs(
     assert document.texts == ["Hello world", "One link", "Plain"]
     # post (its digits dropped) and content are out of vocabulary; the body's has-sidebar names the layout, not a block
     assert counts.tolist() == [[0, 1, 0, 2], [2, 0, 1, 1], [0, 0, 0, 0]]
+
+
+def test_candidate_scores_add_their_columns_last_and_leave_the_rest_as_it_was() -> None:
+    prose = "A paragraph long enough to be scored, with commas, as articles have them. " * 2
+    document = parse_html(f"<html><body><div><p>{prose}</p><p>{prose}</p></div>{PAGE[12:]}")
+    vocabulary = Vocabulary(words=WORDS, tags=TAGS, classes=("widget", "sidebar"))
+    plain = BlockEncoder(vocabulary, numeric=True).encode(document).dense()
+    encoder = BlockEncoder(vocabulary, numeric=True, candidates=True)
+    dense = encoder.encode(document).dense()
+    assert encoder.width == plain.shape[1] + len(CANDIDATE_FEATURES) == dense.shape[1]
+    np.testing.assert_array_equal(dense[:, : plain.shape[1]], plain)
+    np.testing.assert_array_equal(dense[:, plain.shape[1] :], candidate_features(document).astype(np.float32))
+    assert dense[:2, -3].tolist() == [1.0, 1.0]  # the two paragraphs are in the best-scored element
+    np.testing.assert_array_equal(encoder.encode(document).dense(1, 3), dense[1:3])
 
 
 def test_class_words_are_counted_once_per_block_under_their_element() -> None:
@@ -114,10 +130,16 @@ def class_word_model(width: int, column: int) -> onnx.ModelProto:
     return onnx.helper.make_model(graph, opset_imports=[onnx.helper.make_opsetid("", 17)], ir_version=8)
 
 
-def store_with_class_tokens(root: Path, *, class_tokens: int) -> ModelStore:
+SIDEBAR_COLUMN = len(WORDS) + 1 + len(TAGS) + 1 + 1  # the class word "sidebar"
+
+
+def store_with_class_tokens(
+    root: Path, *, class_tokens: int, candidates: bool = False, column: int = SIDEBAR_COLUMN
+) -> ModelStore:
+    """A store whose ``bilstm`` reads class tokens (and the candidate scores) and answers from ``column``."""
     vocabulary = Vocabulary(words=WORDS, tags=TAGS, classes=("widget", "sidebar"))
-    width = BlockEncoder(vocabulary, numeric=True).width
-    sidebar_column = len(WORDS) + 1 + len(TAGS) + 1 + 1
+    width = BlockEncoder(vocabulary, numeric=True, candidates=candidates).width
+    config = {"numeric": True, "class_tokens": class_tokens, "width": width, "threshold": 0.5}
     store = ModelStore(root)
     store.write(
         {
@@ -128,10 +150,10 @@ def store_with_class_tokens(root: Path, *, class_tokens: int) -> ModelStore:
             "outputs": [OUTPUT_NAME],
             "feature_schema": SCHEMA_NAME,
             "feature_schema_version": SCHEMA_VERSION,
-            "config": {"numeric": True, "class_tokens": class_tokens, "width": width, "threshold": 0.5},
+            "config": {**config, "candidates": True} if candidates else config,
         },
         {
-            "model": ("bilstm/model.onnx", class_word_model(width, sidebar_column).SerializeToString()),
+            "model": ("bilstm/model.onnx", class_word_model(width, column % width).SerializeToString()),
             "vocabulary": ("bilstm/vocabulary.json", vocabulary.to_json().encode()),
         },
     )
@@ -142,6 +164,14 @@ def test_a_class_token_model_is_served_with_its_class_columns(tmp_path: Path) ->
     backend = BilstmBackend(store_with_class_tokens(tmp_path, class_tokens=2))
     labels = backend.classify(parse_html(PAGE)).labels
     assert labels.tolist() == [False, True, False]  # only the block under class="sidebar"
+
+
+def test_a_model_that_reads_the_candidate_scores_is_served_with_them(tmp_path: Path) -> None:
+    in_best = -len(CANDIDATE_FEATURES) + CANDIDATE_FEATURES.index("in_best")
+    backend = BilstmBackend(store_with_class_tokens(tmp_path, class_tokens=2, candidates=True, column=in_best))
+    prose = "A paragraph long enough to be scored, with commas, as articles have them."
+    document = parse_html(f"<html><body><nav><a href=/>Home</a></nav><div><p>{prose}</p></div></body></html>")
+    assert backend.classify(document).labels.tolist() == [False, True]  # the paragraph is in the best element
 
 
 def test_a_class_token_vocabulary_without_the_manifest_flag_is_refused(tmp_path: Path) -> None:
