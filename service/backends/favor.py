@@ -37,6 +37,7 @@ SHIFTS: Mapping[str, Mapping[str, float]] = {
     "ensemble": {PRECISION: 0.4, RECALL: -0.1},
     "ensemble_cpu": {PRECISION: 0.4, RECALL: -0.05},
     "ensemble_peer": {PRECISION: 0.4, RECALL: -0.05},
+    "gbt": {PRECISION: 0.2, RECALL: -0.15},
     "grf": {PRECISION: 0.4, RECALL: -0.4},
     "mlp": {PRECISION: 0.1, RECALL: -0.2},
     "svm": {PRECISION: 0.1, RECALL: -0.05},
