@@ -50,8 +50,7 @@ def _commas(document: Document) -> np.ndarray:
     found = [np.flatnonzero(text.units == ord(comma)) for comma in COMMAS if comma in text.text]
     if not found:
         return np.zeros(len(document))
-    leaves = np.searchsorted(text.starts, np.concatenate(found), side="right") - 1
-    return np.bincount(leaves, minlength=len(document)).astype(np.float64)
+    return text.per_leaf(np.concatenate(found)).astype(np.float64)
 
 
 def candidate_scores(document: Document) -> np.ndarray:

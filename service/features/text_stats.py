@@ -221,13 +221,21 @@ class JoinedText:
         ends = np.flatnonzero(in_token[:-1] & (~in_token[1:] | cut)) + 1
         return self._worded(starts, ends)
 
+    def leaf_of(self, positions: np.ndarray) -> np.ndarray:
+        """The leaf each code unit position (sorted or not) lies in."""
+        return np.searchsorted(self.starts, positions, side="right") - 1
+
+    def per_leaf(self, positions: np.ndarray) -> np.ndarray:
+        """How many of ``positions`` lie in each leaf (int64 per leaf)."""
+        return np.bincount(self.leaf_of(positions), minlength=len(self))
+
     def _worded(self, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(leaf, length) of the tokens ``starts[i]:ends[i]`` that hold a word character, in counted leaves."""
         if not len(starts):
             return _NOWHERE, _NOWHERE
         worded = np.logical_or.reduceat((self.classes & WORD) != 0, starts)  # a token and the space after it
         starts = starts[worded]
-        leaves, lengths = np.searchsorted(self.starts, starts, side="right") - 1, ends[worded] - starts
+        leaves, lengths = self.leaf_of(starts), ends[worded] - starts
         if len(self.uncounted):
             counted = self.lengths[leaves] == self.chars[leaves]
             return leaves[counted], lengths[counted]
@@ -289,8 +297,7 @@ class JoinedText:
         out = np.zeros((len(self), len(EVENTS)), dtype=np.int32)
         for column, positions in zip(_EVENT_COLUMNS, found, strict=True):
             if len(positions):
-                leaves = np.searchsorted(self.starts, positions, side="right") - 1
-                out[:, column] += np.bincount(leaves, minlength=len(self))
+                out[:, column] += self.per_leaf(positions)
         return out
 
     sentence_ends = _column("events", "sentence_ends", EVENTS)
