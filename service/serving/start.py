@@ -74,9 +74,9 @@ async def _start_batchers(
     batchers: dict[str, MicroBatcher[Sized]] = {}
     for name, backend in backends.items():
         routes = [(None, backend), *((page_type, route.backend) for page_type, route in backend.routes.items())]
-        models = {route_key(name, page_type): model for page_type, model in routes}
-        for key, model in models.items():  # a route (bilstm's article model) batches its own pages
+        for page_type, model in routes:  # a route (bilstm's article model) batches its own pages
             if model.batched and isinstance(model, BatchedBackend):
+                key = route_key(name, page_type)
                 batcher: MicroBatcher[Sized] = MicroBatcher(model.infer, name=key, limits=limits, metrics=metrics)
                 await batcher.start()
                 stack.push_async_callback(batcher.stop)
