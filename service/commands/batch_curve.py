@@ -19,9 +19,10 @@ from collections.abc import Sequence
 import numpy as np
 import onnxruntime as ort
 
-from service.backends.bilstm import BilstmBackend
+from service.backends.bilstm import ARTICLE_MODEL, MODEL_NAME, BilstmBackend
 from service.backends.registry import default_registry
 from service.features.boilernet import EncodedDocument
+from service.metadata.fields import ARTICLE
 from service.parsing.lexbor import parse_html
 from service.runtime.sessions import CPU, CUDA
 from service.settings import Settings
@@ -35,8 +36,13 @@ def curve_providers() -> list[str]:
 
 
 def _backend(provider: str, model_name: str) -> BilstmBackend:
+    """The model as the service builds it; ``bilstm_article`` is ``bilstm``'s route on article pages."""
     providers = [provider] if provider == CPU else [provider, CPU]
-    backend = default_registry(Settings(execution_providers=providers)).get(model_name)
+    registry = default_registry(Settings(execution_providers=providers))
+    if model_name == ARTICLE_MODEL:
+        backend = registry.get(MODEL_NAME).routes[ARTICLE].backend
+    else:
+        backend = registry.get(model_name)
     assert isinstance(backend, BilstmBackend)
     return backend
 
@@ -69,8 +75,14 @@ def measure_curve(
         encoded = [backend.encode(d) for d in documents]
         curves[provider] = [_timed(backend, encoded, size) for size in sizes]
         scores[provider] = backend.infer(encoded)
-        threshold = backend.threshold
-    result: dict[str, object] = {"pages": len(documents), "blocks": sum(map(len, documents)), "curves": curves}
+        threshold, width = backend.threshold, backend.encoder.width
+    result: dict[str, object] = {
+        "model": model_name,
+        "input_width": width,
+        "pages": len(documents),
+        "blocks": sum(map(len, documents)),
+        "curves": curves,
+    }
     if CUDA in scores:
         gpu, cpu = np.concatenate(scores[CUDA]), np.concatenate(scores[CPU])
         result["parity"] = {

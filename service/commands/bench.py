@@ -281,14 +281,18 @@ def _bench_encodings(data_dir: Path, args: argparse.Namespace) -> int:
 
 
 def _bench_batch_curve(data_dir: Path, args: argparse.Namespace) -> int:
-    from service.backends.bilstm import VARIANTS  # noqa: PLC0415 - loads the models' code
+    from service.backends.bilstm import ARTICLE_MODEL, VARIANTS  # noqa: PLC0415 - loads the models' code
     from service.commands.batch_curve import format_curve, measure_curve  # noqa: PLC0415
 
     sizes = [int(size) for size in args.batch_sizes.split(",") if size]
     pages, described = selected_pages(data_dir, args)
-    model = args.backends if args.backends in VARIANTS else "bilstm"  # --backend bilstm_paper, say
+    # --backend bilstm_paper, say, or bilstm_article (the model bilstm reads on article pages)
+    model = args.backends if args.backends in (*VARIANTS, ARTICLE_MODEL) else "bilstm"
     result = measure_curve(pages, sizes, model)
-    print(f"# inference alone over {result['pages']} pages of {described} ({result['blocks']} blocks); {_cpu_model()}")
+    print(
+        f"# {model}'s inference alone over {result['pages']} pages of {described} ({result['blocks']} blocks); "
+        f"{_cpu_model()}"
+    )
     print(format_curve(result))
     if args.json:
         args.json.write_text(json.dumps({"cpu": _cpu_model(), "data": described, **result}, indent=2))

@@ -29,6 +29,14 @@ def test_each_batch_size_gets_a_row_on_each_provider_here() -> None:
     assert ("parity" in result) == gpu_here  # a GPU's scores are checked against the CPU's, and only then
 
 
+def test_the_article_route_is_timed_with_its_own_wider_inputs() -> None:
+    """``bilstm_article`` is no backend of its own: the curve reads it as ``bilstm``'s route on article pages."""
+    article = measure_curve(load_pages(PAGES), sizes=(2,), model_name="bilstm_article")
+    general = measure_curve(load_pages(PAGES), sizes=(2,), model_name="bilstm")
+    assert (article["model"], general["model"]) == ("bilstm_article", "bilstm")
+    assert article["input_width"] > general["input_width"]  # the article model also reads the ancestors' class words
+
+
 def test_the_table_names_each_provider_and_the_parity_line() -> None:
     row = {"batch": 8, "docs_per_s": 100.0, "ms_per_batch_p50": 80.0, "ms_per_batch_p99": 90.0}
     result = {
