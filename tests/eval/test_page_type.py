@@ -132,13 +132,22 @@ def test_without_a_url_the_urls_features_are_unknown_and_read_as_the_training_me
 
 @pytest.mark.data
 @pytest.mark.slow
-def test_the_train_command_writes_the_shipped_bytes_again(data_dir: Path, tmp_path: Path) -> None:
+def test_the_train_command_refits_the_shipped_model(data_dir: Path, tmp_path: Path) -> None:
+    """The same settings, words and weights; the weights up to rounding, not byte for byte.
+
+    The solver's last bits move with the library versions installed: on 2026-11-27 a fresh install
+    rebuilt weights 3e-14 away from the shipped ones (the same bytes on every run there).
+    """
     pytest.importorskip("sklearn")
     assert main(["train", "page_type", "--data", str(data_dir), "--out", str(tmp_path)]) == 0
-    rebuilt, _ = ModelStore(tmp_path).verified(MODEL_NAME)
-    shipped = ModelStore(MODEL_STORE).entry(MODEL_NAME)
-    assert rebuilt.files["model"]["sha256"] == shipped.files["model"]["sha256"]
-    assert rebuilt.validation == shipped.validation
+    rebuilt_entry, _ = ModelStore(tmp_path).verified(MODEL_NAME)
+    shipped_entry = ModelStore(MODEL_STORE).entry(MODEL_NAME)
+    assert rebuilt_entry.validation == shipped_entry.validation  # the grid, and the setting it chose
+    rebuilt, shipped = load_page_type_model(ModelStore(tmp_path)), load_page_type_model(ModelStore(MODEL_STORE))
+    assert rebuilt is not None and shipped is not None
+    assert (rebuilt.classes, rebuilt.vocabulary) == (shipped.classes, shipped.vocabulary)
+    for name in ("mean", "scale", "coef", "intercept"):
+        np.testing.assert_allclose(getattr(rebuilt, name), getattr(shipped, name), rtol=1e-9, atol=1e-9, err_msg=name)
 
 
 def test_prose_features_tell_an_article_from_a_list_of_links() -> None:
