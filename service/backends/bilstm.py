@@ -23,7 +23,7 @@ from service.metadata.fields import ARTICLE
 from service.models.store import ModelError, ModelStore
 from service.parsing.document import Document
 from service.runtime.sessions import CPU, active_provider, create_session
-from service.runtime.windows import Window, pad_batch, stitch, windows
+from service.runtime.windows import Window, stitch, windows, zero_batch
 from service.settings import DEFAULT_BILSTM_OVERLAP_BLOCKS, DEFAULT_BILSTM_WINDOW_BLOCKS
 
 MODEL_NAME = "bilstm"
@@ -111,7 +111,9 @@ class BilstmBackend(Backend):  # and a BatchedBackend by its shape: encode, infe
         jobs.sort(key=lambda job: job[1].stop - job[1].start)  # similar lengths share a call
         parts: list[list[tuple[Window, np.ndarray]]] = [[] for _ in documents]
         for chunk in self._chunks(jobs):
-            inputs, lengths = pad_batch([documents[i].dense(w.start, w.stop) for i, w in chunk], self.encoder.width)
+            inputs, lengths = zero_batch([w.stop - w.start for _, w in chunk], self.encoder.width)
+            for row, (i, window) in enumerate(chunk):  # each window's rows written straight into the batch
+                documents[i].dense(window.start, window.stop, out=inputs[row, : lengths[row]])
             probabilities = self.session.run(None, {INPUT_NAME: inputs, LENGTHS_NAME: lengths})[0]
             for row, (i, window) in enumerate(chunk):
                 parts[i].append((window, probabilities[row, : lengths[row]]))

@@ -198,10 +198,15 @@ class EncodedDocument:
     def __len__(self) -> int:
         return len(self.block_tags)
 
-    def dense(self, start: int = 0, stop: int | None = None) -> np.ndarray:
-        """The ``(stop - start, width)`` float32 input of blocks ``start:stop``."""
+    def dense(self, start: int = 0, stop: int | None = None, out: np.ndarray | None = None) -> np.ndarray:
+        """The ``(stop - start, width)`` float32 input of blocks ``start:stop``.
+
+        Written into ``out`` where given (zeros of that shape: a row of a padded batch, so the rows are
+        not copied into the batch a second time; for a page of 2,600 blocks the copy cost 4 ms).
+        """
         stop = len(self) if stop is None else min(stop, len(self))
-        out = np.zeros((max(stop - start, 0), self.width), dtype=np.float32)
+        if out is None:
+            out = np.zeros((max(stop - start, 0), self.width), dtype=np.float32)
         low, high = np.searchsorted(self.word_rows, (start, stop))
         # each (row, column) cell once with its count: cheaper than np.add.at's unbuffered adds
         cells, counts = np.unique(

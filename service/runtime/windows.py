@@ -50,10 +50,15 @@ def stitch(length: int, parts: Sequence[tuple[Window, np.ndarray]]) -> np.ndarra
     return out
 
 
+def zero_batch(lengths: Sequence[int], width: int) -> tuple[np.ndarray, np.ndarray]:
+    """Zero inputs for sequences of these lengths, filled row by row: (inputs [b, longest, width], lengths [b])."""
+    counts = np.fromiter(lengths, dtype=np.int32, count=len(lengths))
+    return np.zeros((len(counts), int(counts.max(initial=0)), width), dtype=np.float32), counts
+
+
 def pad_batch(matrices: Sequence[np.ndarray], width: int) -> tuple[np.ndarray, np.ndarray]:
     """Stack sequences of different lengths: (inputs [b, longest, width] zero-padded, lengths [b] int32)."""
-    lengths = np.fromiter((len(m) for m in matrices), dtype=np.int32, count=len(matrices))
-    batch = np.zeros((len(matrices), int(lengths.max(initial=0)), width), dtype=np.float32)
+    batch, lengths = zero_batch([len(m) for m in matrices], width)
     for i, matrix in enumerate(matrices):
         batch[i, : len(matrix)] = matrix
     return batch, lengths

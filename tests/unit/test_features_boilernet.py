@@ -26,6 +26,7 @@ from service.features.candidates import candidate_features
 from service.models.store import ModelError, ModelStore
 from service.parsing.lexbor import parse_html
 from service.paths import MODEL_STORE
+from service.runtime.windows import zero_batch
 
 from support.paths import FIXTURES_DIR as FIXTURES
 
@@ -198,3 +199,15 @@ def test_numeric_punctuation_and_sentence_ends_are_what_the_regexes_say() -> Non
     assert sum(ends) >= 6 and not all(ends)  # the page has both kinds
     np.testing.assert_array_equal(rows[:, NUMERIC_FEATURES.index("punctuation_share")], symbols)
     np.testing.assert_array_equal(rows[:, NUMERIC_FEATURES.index("sentence_end")], np.array(ends, dtype=np.float32))
+
+
+def test_a_window_written_into_a_padded_batch_row_is_the_window_alone() -> None:
+    document = parse_html(PAGE + "<p>Hello again</p><ul><li>link link</li></ul>")
+    encoded = BlockEncoder(Vocabulary(words=WORDS, tags=TAGS, classes=("widget",)), numeric=True).encode(document)
+    batch, lengths = zero_batch([len(encoded) - 1, 2], encoded.width)
+    written = encoded.dense(1, len(encoded), out=batch[0, : lengths[0]])
+    encoded.dense(0, 2, out=batch[1, : lengths[1]])
+    assert np.shares_memory(written, batch)  # the batch's own row, not a copy
+    np.testing.assert_array_equal(batch[0, : lengths[0]], encoded.dense(1))
+    np.testing.assert_array_equal(batch[1, :2], encoded.dense(0, 2))
+    assert not batch[1, 2:].any()  # the shorter window's padding stays zero
