@@ -207,6 +207,8 @@ class EncodedDocument:
         stop = len(self) if stop is None else min(stop, len(self))
         if out is None:
             out = np.zeros((max(stop - start, 0), self.width), dtype=np.float32)
+        elif not out.flags.c_contiguous:  # the counts go in through a flat view, which only a contiguous array has
+            raise ValueError("dense(out=...) needs a C-contiguous array")
         low, high = np.searchsorted(self.word_rows, (start, stop))
         # each (row, column) cell once with its count: cheaper than np.add.at's unbuffered adds
         cells, counts = np.unique(

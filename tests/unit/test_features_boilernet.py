@@ -211,3 +211,5 @@ def test_a_window_written_into_a_padded_batch_row_is_the_window_alone() -> None:
     np.testing.assert_array_equal(batch[0, : lengths[0]], encoded.dense(1))
     np.testing.assert_array_equal(batch[1, :2], encoded.dense(0, 2))
     assert not batch[1, 2:].any()  # the shorter window's padding stays zero
+    with pytest.raises(ValueError, match="contiguous"):  # a strided view would take the counts into a copy
+        encoded.dense(0, 2, out=np.zeros((2, encoded.width * 2), dtype=np.float32)[:, ::2])
