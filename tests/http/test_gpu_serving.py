@@ -9,7 +9,6 @@ score near the threshold may land on the other side.
 from __future__ import annotations
 
 import gzip
-import re
 from concurrent.futures import ThreadPoolExecutor
 
 import httpx
@@ -23,6 +22,7 @@ from service.settings import Settings
 
 from support.live_server import LiveServer
 from support.paths import FIXTURES_DIR
+from support.scrapes import label_values, scrape, value
 
 pytestmark = [
     pytest.mark.gpu,
@@ -31,6 +31,7 @@ pytestmark = [
 ]
 
 SCORE_TOLERANCE = 2e-3
+BATCHED = "extract_batch_documents"  # the histogram of documents per model batch, by batcher
 # A shop's cart: the page-type model gives it almost no chance of being an article, so the general model reads it.
 CART = (
     "<html><head><title>Shop - Cart</title></head><body><nav><a href=/>Home</a></nav><h1>Cart</h1><ul>"
@@ -44,16 +45,6 @@ def pages() -> list[bytes]:
     wcxb = sorted((FIXTURES_DIR / "eval" / "wcxb" / "html").iterdir())
     raw = [gzip.decompress(p.read_bytes()) if p.suffix == ".gz" else p.read_bytes() for p in wcxb]
     return [(FIXTURES_DIR / "article.html").read_bytes(), *raw, CART]
-
-
-def batched_documents(metrics: str) -> dict[str, tuple[float, float]]:
-    """``extract_batch_documents``' (count of batches, sum of documents) per batcher, from a scrape."""
-    found: dict[str, list[float]] = {}
-    for kind, backend, value in re.findall(
-        r'^extract_batch_documents_(count|sum)\{backend="([^"]+)"\} (\S+)$', metrics, re.M
-    ):
-        found.setdefault(backend, [0.0, 0.0])[kind == "sum"] = float(value)
-    return {backend: (count, total) for backend, (count, total) in found.items()}
 
 
 def test_the_gpu_image_serves_bilstm_on_cuda_in_shared_batches_as_the_cpu_scores_it() -> None:
@@ -87,7 +78,12 @@ def test_the_gpu_image_serves_bilstm_on_cuda_in_shared_batches_as_the_cpu_scores
         blocks += len(kept)
     assert flipped <= blocks // 100  # labels as the CPU's, but for a score that rounds across the threshold
 
-    batches = {name: counted for name, counted in batched_documents(metrics).items() if counted[0]}
+    samples = scrape(metrics)
+    batches = {  # (batches, documents) of each batcher that ran
+        name: (value(samples, f"{BATCHED}_count", backend=name), value(samples, f"{BATCHED}_sum", backend=name))
+        for name in label_values(samples, f"{BATCHED}_count", "backend")
+        if value(samples, f"{BATCHED}_count", backend=name)
+    }
     assert set(batches) == {"bilstm", "bilstm/article"}  # each model its own batcher: the cart, the rest
     assert sum(total for _, total in batches.values()) == len(requests)  # every document went through a batch
     assert any(total > count for count, total in batches.values())  # and concurrent documents shared one

@@ -25,27 +25,9 @@ from service.settings import Settings
 from support.live_server import RULES_DEFAULT, LiveServer
 from support.pages import ARTICLE
 from support.paths import REPO
+from support.scrapes import label_values, scrape, value
 
 pytestmark = pytest.mark.timeout(90)
-
-Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
-
-
-def scrape(text: str) -> Samples:
-    """Every sample of a Prometheus text exposition, by name and sorted labels."""
-    return {
-        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
-        for family in text_string_to_metric_families(text)
-        for sample in family.samples
-    }
-
-
-def value(samples: Samples, name: str, **labels: str) -> float:
-    return samples.get((name, tuple(sorted(labels.items()))), 0.0)
-
-
-def label_values(samples: Samples, name: str, label: str) -> set[str]:
-    return {dict(labels)[label] for (sample, labels), _ in samples.items() if sample == name and label in dict(labels)}
 
 
 def initialised(metrics: Metrics) -> Metrics:
