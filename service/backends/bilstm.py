@@ -72,8 +72,7 @@ class BilstmBackend(Backend):  # and a BatchedBackend by its shape: encode, infe
         vocabulary = Vocabulary.from_json(paths["vocabulary"].read_text())
         if (vocabulary.classes is not None) != bool(entry.config.get("class_tokens", 0)):
             raise ModelError(f"model {model_name!r}: its vocabulary and its manifest disagree on class tokens")
-        candidates = bool(entry.config.get("candidates", False))  # models before schema v3 read none
-        self.encoder = BlockEncoder(vocabulary, numeric=entry.config["numeric"], candidates=candidates)
+        self.encoder = BlockEncoder.for_model(vocabulary, entry.config)
         if self.encoder.width != entry.config["width"]:
             raise ModelError(
                 f"model {model_name!r} expects {entry.config['width']} inputs, the encoder gives {self.encoder.width}"

@@ -37,10 +37,11 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from itertools import chain, repeat
+from typing import Any
 
 import numpy as np
 
@@ -237,6 +238,11 @@ class BlockEncoder:
         self._tag_oov = len(vocabulary.tags)
         classes = vocabulary.classes
         self._class_ids = None if classes is None else {w: i for i, w in enumerate(classes)}
+
+    @classmethod
+    def for_model(cls, vocabulary: Vocabulary, config: Mapping[str, Any]) -> BlockEncoder:
+        """The encoder a stored model's manifest config asks for (models before schema v3 read no candidates)."""
+        return cls(vocabulary, numeric=config["numeric"], candidates=bool(config.get("candidates", False)))
 
     @property
     def width(self) -> int:

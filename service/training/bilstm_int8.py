@@ -56,11 +56,7 @@ def train(args: argparse.Namespace) -> int:
         int8_session = create_session(quantized)
     float_session = create_session(paths["model"])
     vocabulary_bytes = paths["vocabulary"].read_bytes()
-    encoder = BlockEncoder(
-        Vocabulary.from_json(vocabulary_bytes.decode()),
-        numeric=source.config["numeric"],
-        candidates=bool(source.config.get("candidates", False)),
-    )
+    encoder = BlockEncoder.for_model(Vocabulary.from_json(vocabulary_bytes.decode()), source.config)
     data = load_training_data(args.data)
     validation = encode_part(data.parts["validation"], encoder)
     threshold = float(source.config["threshold"])
