@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from service.features.candidates import FEATURES, candidate_features, candidate_scores
+from service.features.candidates import FEATURES, candidate_features, candidate_scores, readability_body
 from service.parsing.document import Document
 from service.parsing.lexbor import parse_html
 
@@ -76,3 +76,61 @@ def test_a_page_without_a_scored_paragraph_has_zeros(page: str) -> None:
     assert features.shape[1] == len(FEATURES)
     assert not features.any()
     assert not features.flags.writeable
+
+
+POST = "A short post, with a photo, and a few words about it."
+REPLY = "says: yes, indeed, lovely, so true, thanks, more please."
+THREAD = "".join(f"<div class=reply><p>Reader {i} {REPLY}</p></div>" for i in range(6))
+BLOG = f"<body><div id=page><div class=entry-content><p>{POST}</p></div><div id=comments>{THREAD}</div></div></body>"
+
+
+def test_with_readabilitys_names_a_short_post_outranks_the_thread_under_it() -> None:
+    document = parse_html(BLOG)
+    thread = element(document, "comments")
+    post = int(document.elem_parent[document.block_elem[document.texts.index(POST)]])
+    assert document.elem_attribute("class")[post] == "entry-content"
+    assert int(np.argmax(candidate_scores(document))) != post  # by commas alone the replies win
+    assert int(np.argmax(candidate_scores(document, names=True))) == post
+    assert candidate_scores(document, names=True)[thread] == 0.0  # "comments": an unlikely candidate, not scored
+    body = dict(zip(document.texts, readability_body(document).tolist(), strict=True))
+    assert body[POST] and not body[f"Reader 0 {REPLY}"]
+
+
+@pytest.mark.parametrize(
+    ("attributes", "weight"),
+    [
+        ('class="post"', 25.0),  # positive
+        ('class="share-tools"', -25.0),  # negative
+        ('class="comment-content"', 0.0),  # both: "content" also spares it as an unlikely candidate
+        ('class="post" id="promo"', 0.0),  # the class and the id weigh apart
+        ('class="x hid"', -25.0),  # "hid" counts as a whole class only
+        ('class="hidalgo"', 0.0),
+        ('class="ENTRY"', 25.0),  # case aside
+    ],
+)
+def test_a_class_or_id_moves_where_the_score_starts(attributes: str, weight: float) -> None:
+    text = "one, two, three, and a few more words"  # 3 commas
+    document = parse_html(f"<body><div {attributes}><p id=p>{text}</p></div></body>")
+    box = int(document.elem_parent[element(document, "p")])
+    assert candidate_scores(document, names=True)[box] == pytest.approx(1 + 3 + 5 + weight)
+    assert candidate_scores(document)[box] == pytest.approx(1 + 3 + 5)
+
+
+@pytest.mark.parametrize(
+    ("page", "scored"),
+    [
+        (f'<div class="sidebar"><div id=box><p>{PROSE}</p></div></div>', False),
+        (f'<table><tr><td><div class="sidebar"><div id=box><p>{PROSE}</p></div></div></td></tr></table>', True),
+        (f'<div role="navigation"><div id=box><p>{PROSE}</p></div></div>', False),
+        (f'<div class="sidebar main"><div id=box><p>{PROSE}</p></div></div>', True),  # "main": maybe a candidate
+    ],
+)
+def test_no_paragraph_scores_inside_an_unlikely_candidate(page: str, scored: bool) -> None:
+    document = parse_html(f"<body>{page}</body>")
+    assert bool(candidate_scores(document, names=True)[element(document, "box")] > 0) is scored
+    assert candidate_scores(document)[element(document, "box")] > 0  # without the names every one is
+
+
+def test_a_page_without_a_body_has_no_readability_body() -> None:
+    for page in ("", "<body><p>short</p></body>", f'<body><div class="comments"><p>{PROSE}</p></div></body>'):
+        assert not readability_body(parse_html(page)).any()

@@ -87,6 +87,37 @@ def test_a_short_article_loses_its_thread_where_the_page_type_says_it_is_no_foru
     assert "Reader 3 thinks so." in kept_text(f"<article>{tiny}{COMMENTS}</article>", page_type="article")
 
 
+POST = "<p>A photo from the show, and a few words about it, as short posts have them.</p>"
+REPLY = "yes, lovely, so true, thanks, more of these please."
+REPLIES = "".join(f"<div><p>Reader {i}: {REPLY}</p></div>" for i in range(8))
+BLOG_POST = f'<div class="entry-content">{POST}</div><div id="comments">{REPLIES}</div>'
+
+
+def thread_only_kept(html: str, **options: object) -> str:
+    """What pruning keeps of ``html`` where the backend kept its comment thread alone."""
+    document = parse_html(html)
+    thread = np.array(["Reader" in text for text in document.texts])
+    labels = BlockLabels(scores=np.where(thread, 0.9, 0.1).astype(np.float32), labels=thread)
+    pruned = prune_boilerplate(document, labels, **options)  # type: ignore[arg-type]
+    assert cut_paragraphs(document, pruned.labels) == 0
+    assert labels.labels.tolist() == thread.tolist()  # the backend's labels are left as they were
+    return " ".join(t for t, keep in zip(document.texts, pruned.labels.tolist(), strict=True) if keep)
+
+
+def test_an_articles_thread_kept_alone_gives_way_to_the_post_readability_finds() -> None:
+    text = thread_only_kept(BLOG_POST, page_type="article")
+    assert text == "A photo from the show, and a few words about it, as short posts have them."
+    assert "A photo from the show" in thread_only_kept(BLOG_POST, page_type="article", include_comments=False)
+
+
+def test_the_thread_stays_where_the_caller_keeps_comments_or_the_page_is_no_article() -> None:
+    for options in ({"page_type": "article", "include_comments": True}, {"page_type": "forum"}, {}):
+        text = thread_only_kept(BLOG_POST, **options)
+        assert "Reader 7" in text and "A photo" not in text
+    nothing_else = f'<div id="comments">{REPLIES}</div>'  # no body outside the thread: it stays
+    assert "Reader 7" in thread_only_kept(nothing_else, page_type="article")
+
+
 def test_the_pipeline_guards_comments_with_its_page_type_model() -> None:
     short = "<p>" + "A short note on the news. " * 20 + "</p>"
     ld = '{"@context": "https://schema.org", "@type": "NewsArticle", "headline": "News", "datePublished": "2026-03-12"}'
