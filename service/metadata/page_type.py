@@ -223,25 +223,38 @@ class PageTypeModel:
         return frozenset(self.vocabulary)
 
     def row(self, features: np.ndarray, words: set[str]) -> np.ndarray:
-        """The model's input for one page: its features and which vocabulary words it has."""
+        """The model's input for one page as the trainer fits it: its features and which vocabulary words it has."""
         row = np.zeros(N_FEATURES + len(self.vocabulary))
-        row[:N_FEATURES] = np.where(np.isnan(features), self.mean[:N_FEATURES], features)  # unknown: the mean
-        columns = self._columns
-        row[[columns[word] for word in words & self._known]] = 1.0  # a set intersection walks the page's words in C
+        row[:N_FEATURES] = self._known_features(features)
+        row[self._word_columns(words)] = 1.0
         return row
+
+    def _known_features(self, features: np.ndarray) -> np.ndarray:
+        return np.where(np.isnan(features), self.mean[:N_FEATURES], features)  # unknown: the training pages' mean
+
+    def _word_columns(self, words: set[str]) -> list[int]:
+        columns = self._columns
+        return [columns[word] for word in words & self._known]  # a set intersection walks the page's words in C
 
     @cached_property
     def _folded(self) -> tuple[np.ndarray, np.ndarray]:
-        """The standardisation folded into the weights: one matrix product a page."""
-        weights = (self.coef / self.scale).T
+        """The standardisation folded into the weights: a product with the features, a sum of the words' rows."""
+        weights = np.ascontiguousarray((self.coef / self.scale).T)  # a word's weights one row in memory
         return weights, self.intercept - (self.mean / self.scale) @ self.coef.T
 
-    def probabilities(self, features: np.ndarray) -> np.ndarray:
+    def probabilities(self, features: np.ndarray, words: set[str]) -> np.ndarray:
+        """Each class's probability for one page, from its :data:`FEATURES` (NaN: unknown) and its words.
+
+        A word column is 1 or 0, so its product is its weights' row or nothing: the rows of the page's
+        words are summed instead of multiplying a row of some 2,400 zeros and a few ones (0.06 ms a page).
+        """
         weights, bias = self._folded
-        logits = features @ weights + bias
-        logits = logits - logits.max(axis=-1, keepdims=True)
-        exp = np.exp(logits)
-        return exp / exp.sum(axis=-1, keepdims=True)
+        logits = self._known_features(features) @ weights[:N_FEATURES] + bias
+        present = self._word_columns(words)
+        if present:
+            logits = logits + np.add.reduce(weights.take(present, axis=0), axis=0)
+        exp = np.exp(logits - logits.max())
+        return exp / exp.sum()
 
     def to_json(self) -> dict[str, object]:
         return {

@@ -32,7 +32,7 @@ class MetadataReader:
         ld_types = ld.types()
         features = page_type_features(document, metadata, ld_types, url)
         words = page_words(document, metadata, ld_types, url)
-        probabilities = self.page_type.probabilities(self.page_type.row(features, words))
+        probabilities = self.page_type.probabilities(features, words)
         best = int(np.argmax(probabilities))
         typed = replace(
             metadata, page_type=self.page_type.classes[best], page_type_confidence=round(float(probabilities[best]), 4)

@@ -99,5 +99,8 @@ def rows_of(model: PageTypeModel, examples: Examples) -> np.ndarray:
 
 
 def accuracy(model: PageTypeModel, examples: Examples) -> float:
-    predicted = [model.classes[i] for i in np.argmax(model.probabilities(rows_of(model, examples)), axis=1)]
+    predicted = [
+        model.classes[int(np.argmax(model.probabilities(f, w)))]
+        for f, w in zip(examples.features, examples.words, strict=True)
+    ]
     return float(np.mean(np.asarray(predicted) == examples.types))

@@ -130,6 +130,19 @@ def test_without_a_url_the_urls_features_are_unknown_and_read_as_the_training_me
     assert np.array_equal(row[unknown], model.mean[unknown]) and np.isfinite(row).all()
 
 
+def test_a_pages_probabilities_are_the_softmax_of_the_row_the_trainer_fits() -> None:
+    model = load_page_type_model(ModelStore(MODEL_STORE))
+    assert model is not None
+    document = parse_html(PRODUCT)
+    features = page_type_features(document, MetadataReader().read(document), {"product"}, None)  # some unknown
+    known = set(model.vocabulary[:: max(len(model.vocabulary) // 40, 1)])
+    for words in (set(), {"s_add to cart", "never a vocabulary word"}, known):
+        standardised = (model.row(features, words) - model.mean) / model.scale
+        logits = model.coef @ standardised + model.intercept
+        expected = np.exp(logits - logits.max()) / np.exp(logits - logits.max()).sum()
+        np.testing.assert_allclose(model.probabilities(features, words), expected, rtol=0, atol=1e-12)
+
+
 @pytest.mark.data
 @pytest.mark.slow
 def test_the_train_command_refits_the_shipped_model(data_dir: Path, tmp_path: Path) -> None:
