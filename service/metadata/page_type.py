@@ -5,7 +5,7 @@ a schema version, shared verbatim by ``python -m service train page_type``
 and serving. The model is a multinomial logistic regression over
 standardised features, small enough to ship as a JSON of coefficients in the
 model store (with a manifest entry and a sha256 like every model) and to run
-as one matrix product: no ONNX session for 40 numbers.
+as a product with its features and a sum of its words' weights: no ONNX session for it.
 """
 
 from __future__ import annotations
