@@ -29,7 +29,7 @@ RAW = {"Content-Type": "text/html"}
 
 
 def test_query_options_reach_the_pipeline(client: httpx.Client) -> None:
-    params = {"format": "markdown", "front_matter": "true"}
+    params = {"format": "markdown", "front_matter": "true", "include_comments": "true"}
     response = client.post("/extract", params=params, content=PAGE, headers=RAW)
     assert response.status_code == 200, response.text
     body = response.json()
@@ -37,7 +37,7 @@ def test_query_options_reach_the_pipeline(client: httpx.Client) -> None:
     assert "Vienna" in body["markdown"]
     assert 0.0 <= body["readable"] <= 1.0
     without = client.post("/extract", params={**params, "include_comments": "false"}, content=PAGE, headers=RAW)
-    assert "Vienna" not in without.json()["text"]
+    assert "Vienna" not in without.json()["text"] and "sleeper services" in without.json()["text"]
 
 
 def test_json_options_and_selectors(client: httpx.Client) -> None:

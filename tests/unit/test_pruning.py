@@ -108,6 +108,8 @@ def test_an_articles_thread_kept_alone_gives_way_to_the_post_readability_finds()
     text = thread_only_kept(BLOG_POST, page_type="article")
     assert text == "A photo from the show, and a few words about it, as short posts have them."
     assert "A photo from the show" in thread_only_kept(BLOG_POST, page_type="article", include_comments=False)
+    everything = kept_text(BLOG_POST, page_type="article")  # the short post kept too: the thread goes all the same
+    assert "A photo from the show" in everything and "Reader" not in everything
 
 
 def test_the_thread_stays_where_the_caller_keeps_comments_or_the_page_is_no_article() -> None:
