@@ -37,15 +37,30 @@ NODE_STOP_TIMEOUT_S = 10.0
 OBJECT_STORE_BYTES = 200_000_000  # per node: the shard list and counts are all that goes through it
 
 
-def _ray_start(arguments: list[str], log: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
-    """One Ray node on 127.0.0.1 with one CPU, its every port chosen free, in a session of its own."""
+def _distinct_free_ports(count: int, taken: set[int]) -> list[int]:
+    """``count`` free ports, none twice and none in ``taken`` (which they join).
+
+    A port freed by one probe can be the next probe's too: two Ray components given the same one
+    refuse to start ("metrics_export is trying to use a port number ... used by other components").
+    """
+    chosen: list[int] = []
+    while len(chosen) < count:
+        port = free_port()
+        if port not in taken:
+            taken.add(port)
+            chosen.append(port)
+    return chosen
+
+
+def _ray_start(arguments: list[str], log: Path, env: dict[str, str], taken: set[int]) -> subprocess.Popen[bytes]:
+    """One Ray node on 127.0.0.1 with one CPU, in a session of its own, its every port free and not in ``taken``."""
     ports = ["--dashboard-agent-listen-port", "--dashboard-agent-grpc-port", "--metrics-export-port",
              "--runtime-env-agent-port", "--node-manager-port", "--object-manager-port"]  # fmt: skip
     command = [str(Path(sys.executable).with_name("ray")), "start", "--block", "--node-ip-address", "127.0.0.1",
                "--num-cpus", "1", "--object-store-memory", str(OBJECT_STORE_BYTES), "--disable-usage-stats",
                *arguments]  # fmt: skip
-    for flag in ports:
-        command += [flag, str(free_port())]
+    for flag, port in zip(ports, _distinct_free_ports(len(ports), taken), strict=True):
+        command += [flag, str(port)]
     with log.open("wb") as out:
         return subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True)
 
@@ -82,12 +97,13 @@ def ray_cluster() -> Iterator[str]:
         "RAY_USAGE_STATS_ENABLED": "0",
         "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
     }
-    port = free_port()
+    taken_ports: set[int] = set()  # every port the two nodes are given, each once
+    (port,) = _distinct_free_ports(1, taken_ports)
     nodes = [_ray_start(["--head", "--port", str(port), "--temp-dir", str(temp), "--include-dashboard", "false"],
-                        temp / "head.log", env)]  # fmt: skip
+                        temp / "head.log", env, taken_ports)]  # fmt: skip
     try:
         _wait_for_port(port, nodes[0], temp / "head.log")
-        nodes.append(_ray_start(["--address", f"127.0.0.1:{port}"], temp / "worker.log", env))
+        nodes.append(_ray_start(["--address", f"127.0.0.1:{port}"], temp / "worker.log", env, taken_ports))
         yield f"127.0.0.1:{port}"
     finally:
         for node in reversed(nodes):
