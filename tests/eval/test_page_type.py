@@ -178,6 +178,16 @@ def test_prose_features_tell_an_article_from_a_list_of_links() -> None:
     assert a[columns["log_longest_paragraph"]] > b[columns["log_longest_paragraph"]]
 
 
+def test_prose_side_by_side_is_an_article_and_prose_in_cards_or_links_is_not() -> None:
+    prose = "A sentence of the story that goes on for a while, and then some more. " * 4
+    body = parse_html(f"<body><div class=body>{f'<p>{prose}</p>' * 5}</div></body>")
+    cards = parse_html("<body>" + f"<div class=card><h2>Item</h2><p>{prose}</p></div>" * 5 + "</body>")
+    linked = parse_html(f"<body><div>{f'<p><a href=/x>{prose}</a></p>' * 5}</div></body>")
+    column = FEATURES.index("log_prose_siblings")
+    side_by_side = [page_type_features(d, MetadataReader().read(d), set(), None)[column] for d in (body, cards, linked)]
+    assert side_by_side == pytest.approx([np.log1p(5), np.log1p(1), 0.0])
+
+
 def test_the_short_blocks_are_words_whole_and_lower_cased_and_long_ones_are_not() -> None:
     story = "A sentence of the story that goes on for a while."
     document = parse_html(f"<body><p>{story}</p><button>Add to Cart</button><a href=/r>Reply »</a></body>")
