@@ -62,7 +62,7 @@ class OutputOptions(BaseModel):
         description="Reader comments (blocks inside an element whose id/class word starts with comment, disqus, "
         "respond, reply or discussion, or role=comment). Unset: an article's thread is left out where the "
         "content beside it is at least 2,500 characters, or 300 where the page-type model does not take the "
-        "page for a forum; on an article where the backend kept a thread and less than 300 characters beside it, "
+        "page for a forum; on such a page, where the backend kept a thread and less than 300 characters beside it, "
         "the thread gives way to the post Readability finds above it; a page made of comments (a forum thread) "
         "keeps them; false: every comment block is left out (and such a post is kept); true: none is.",
     )

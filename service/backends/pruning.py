@@ -15,13 +15,15 @@ comments
     where the shares below, of all the backend kept, would leave nothing beside a dropped thread
     (a short post under a long one), they are shares of the text beside the thread;
 a thread instead of the article
-    on a page the page-type model takes for an article, where the backend kept comments and less
-    than :data:`MIN_CHARS_BESIDE_COMMENTS_NOT_FORUM` characters beside them (unless the caller keeps
+    on a page the page-type model does not take for a forum (the pages where 300 characters beside
+    a thread make it an article's), where the backend kept comments and less than
+    :data:`MIN_CHARS_BESIDE_COMMENTS_NOT_FORUM` characters beside them (unless the caller keeps
     comments), the thread goes and the element Readability takes the article from, its names
     read (:func:`~service.features.candidates.readability_body`), is kept in its place: on blog
     posts of other years a model fitted to today's pages kept a long thread and dropped the short
-    post above it (Dragnet 2012: 17 such pages with ``gbt``, most scoring under 0.1 word F1; no
-    WCXB train or validation page fires it with ``gbt``, ``mlp`` or ``bilstm``);
+    post above it (Dragnet 2012: 17 such pages typed articles with ``gbt``, most scoring under 0.1
+    word F1, and a few more typed listings or collections; no WCXB train or validation page fires
+    it with ``gbt``, ``mlp`` or ``bilstm``);
 link lists
     leaves whose paragraph's parent element is more than :data:`LINK_DENSITY_MIN` link text,
     dropped unless such leaves are more than :data:`LINK_LIST_SHARE_MAX` of the kept characters;
@@ -77,7 +79,7 @@ from service.features.structure import (
     sidebar_blocks,
 )
 from service.features.units import paragraph_units
-from service.metadata.fields import ARTICLE
+from service.metadata.fields import ARTICLE, FORUM
 from service.parsing.document import Document
 
 MIN_CHARS_BESIDE_COMMENTS = 2500  # kept text outside the comments that makes them an article's thread
@@ -170,11 +172,16 @@ def _instead_of_a_thread(
 ) -> np.ndarray:
     """Readability's body, whole paragraphs, where the backend kept an article's comments and next to nothing else.
 
-    None (all False) unless the page is taken for an article whose kept comments have less than
+    None (all False) unless the page is typed and not a forum, its kept comments have less than
     :data:`MIN_CHARS_BESIDE_COMMENTS_NOT_FORUM` characters of other kept text beside them, and the
     caller does not keep comments: the scores are read only there.
     """
-    if include_comments or page_type != ARTICLE or not comments.any() or beside >= MIN_CHARS_BESIDE_COMMENTS_NOT_FORUM:
+    if (
+        include_comments
+        or _may_be_a_forum(page_type)
+        or not comments.any()
+        or beside >= MIN_CHARS_BESIDE_COMMENTS_NOT_FORUM
+    ):
         return np.zeros_like(comments)
     units = paragraph_units(document)
     return np.isin(units, units[readability_body(document)])
@@ -182,5 +189,10 @@ def _instead_of_a_thread(
 
 def _article_thread(chars_beside: float, page_type: str | None) -> bool:
     """Whether comments are an article's thread: enough text beside them, less where the page is no forum."""
-    needed = MIN_CHARS_BESIDE_COMMENTS if page_type in (None, "forum") else MIN_CHARS_BESIDE_COMMENTS_NOT_FORUM
+    needed = MIN_CHARS_BESIDE_COMMENTS if _may_be_a_forum(page_type) else MIN_CHARS_BESIDE_COMMENTS_NOT_FORUM
     return chars_beside >= needed
+
+
+def _may_be_a_forum(page_type: str | None) -> bool:
+    """Whether a page's comments may be its content: typed a forum, or not typed (no page-type model)."""
+    return page_type in (None, FORUM)

@@ -6,8 +6,9 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 # The page types the classifier tells apart (WCXB's seven; its `category` is `collection`).
-ARTICLE = "article"  # the one type pruning and the decision threshold treat apart
-PAGE_TYPES = (ARTICLE, "collection", "documentation", "forum", "listing", "product", "service")
+ARTICLE = "article"  # the type pruning's article rules and the decision threshold treat apart
+FORUM = "forum"  # the type whose comment threads pruning keeps
+PAGE_TYPES = (ARTICLE, "collection", "documentation", FORUM, "listing", "product", "service")
 
 
 @dataclass(frozen=True, slots=True)
