@@ -54,7 +54,8 @@ REGION_BITS = {region: 1 << i for i, region in enumerate(REGIONS)}
 # Narrower than the ``aside`` region, whose "widget" and "rail" also name product cards inside a review.
 SIDEBAR_TAGS = frozenset({"aside"})
 SIDEBAR_ROLE = "complementary"
-_SIDEBAR_WORD = re.compile(r"(?<![a-z0-9])sidebar")
+# Not a layout that has one: "main-with-sidebar", "post-with-sidebar", "has-sidebar" wrap the article itself.
+_SIDEBAR_WORD = re.compile(r"(?<![a-z0-9])(?<!with-)(?<!has-)(?<!no-)sidebar")
 LINK_LEVELS = (0, 1, 2, 3)  # ancestors of a leaf's paragraph element whose link share is read
 
 

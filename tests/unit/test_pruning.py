@@ -177,6 +177,26 @@ def test_beside_an_article_its_sidebar_and_teasers_go_whatever_their_share() -> 
     assert len(SHORT_NOTE) - len("<p></p>") < ARTICLE_BESIDE_CHARS < len(ARTICLE)
 
 
+BLOG_WIDGETS = (
+    '<div id="sidebar-right-1" class="sidebar section">'
+    + "".join(
+        f'<div class="widget"><p>About me, part {i}: I write about the things I love.</p></div>' for i in range(60)
+    )
+    + "</div>"
+)
+
+
+def test_an_articles_sidebars_kept_as_most_of_it_give_way_to_the_post_readability_finds() -> None:
+    html = f'<div class="post"><h3>Glacier</h3>{SHORT_NOTE}</div>{BLOG_WIDGETS}'
+    text = kept_text(html, page_type="article")
+    assert "A short note on the news." in text and "About me" not in text
+    assert "About me, part 59" in kept_text(html, page_type="listing")  # the article rules hold on articles only
+    beside_enough = kept_text(f'<div class="post">{ARTICLE}</div>{BLOG_WIDGETS}', page_type="article")
+    assert "Sentence 79" in beside_enough and "About me" not in beside_enough  # the rule beside an article
+    sidebar_alone = kept_text(BLOG_WIDGETS, page_type="article")  # no body outside the sidebars: they stay
+    assert "About me, part 59" in sidebar_alone
+
+
 def test_a_product_card_in_an_article_is_not_a_sidebar() -> None:
     cards = "".join(
         f'<div class="c-product-widget"><p>Model {i} is the pick for most kitchens.</p></div>' for i in range(100)

@@ -91,6 +91,8 @@ def test_a_sidebar_word_on_the_page_frame_or_on_code_marks_no_sidebar() -> None:
         "<pre class='[html.sidebar-filled_&]:bg-tint'><code>npm i</code></pre></main></body>"
     )
     assert not sidebar_blocks(document).any()
+    layouts = "<div class='main main-with-sidebar'><div class='gdi-post-with-sidebar'><p>The story.</p></div></div>"
+    assert not sidebar_blocks(parse_html(f"<body>{layouts}<div class='no-sidebar'><p>More.</p></div></body>")).any()
 
 
 def test_an_empty_page_has_no_rows() -> None:
