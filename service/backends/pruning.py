@@ -48,10 +48,11 @@ beside an article
 a sidebar instead of the article
     on a page the page-type model takes for an article, where the sidebars are most of what is kept
     and the rest is under :data:`ARTICLE_BESIDE_CHARS`, the sidebars go and the element Readability
-    takes the article from is kept, where it lies outside them: on 2012 blogs a model kept the
-    widgets (a profile, an archive list, "most popular") and left out the short post (Dragnet: 16
-    pages with ``gbt``, 14 of them up); no WCXB train page fires it with ``gbt``, ``mlp`` or
-    ``bilstm``, one validation page does, which all three score under 0.1 either way.
+    takes the article from is kept (without its thread, unless the caller keeps comments), where it
+    lies outside them: on 2012 blogs a model kept the widgets (a profile, an archive list, "most
+    popular") and left out the short post (Dragnet: 16 pages with ``gbt``, all up); no WCXB train
+    page fires it with ``gbt``, ``mlp`` or ``bilstm``, one validation page does, which all three
+    score under 0.1 either way.
 
 The thresholds were chosen on the WCXB validation part with ``mlp`` and ``bilstm`` from small
 grids (comments: a share of the kept text 0.2–0.7, or the text beside them 300–4000 characters;
@@ -141,7 +142,8 @@ def prune_boilerplate(
     set_off = after | beside_the_article(keep & ~dropped & ~after, weights, link_lists | sidebars)
     dropped |= set_off & ~comments if include_comments else set_off  # the caller's comments stay theirs
     kept = keep & ~dropped
-    return BlockLabels(scores=labels.scores, labels=_instead_of_the_sidebars(document, kept, weights, sidebars))
+    others = np.zeros_like(keep) if include_comments else in_comments  # the body brings back no thread
+    return BlockLabels(scores=labels.scores, labels=_instead_of_the_sidebars(document, kept, weights, sidebars, others))
 
 
 def _minorities(kinds: list[tuple[np.ndarray, float]], weights: np.ndarray, base: np.ndarray) -> np.ndarray:
@@ -178,12 +180,13 @@ def beside_the_article(keep: np.ndarray, weights: np.ndarray, furniture: np.ndar
 
 
 def _instead_of_the_sidebars(
-    document: Document, kept: np.ndarray, weights: np.ndarray, sidebars: np.ndarray
+    document: Document, kept: np.ndarray, weights: np.ndarray, sidebars: np.ndarray, others: np.ndarray
 ) -> np.ndarray:
     """``kept``, or Readability's body (whole paragraphs) in place of its sidebars where they are most of it.
 
     Only where the text kept beside the sidebars is under :data:`ARTICLE_BESIDE_CHARS` and less than
-    theirs, and the body lies outside them; the scores are read only there.
+    theirs, and the body lies outside them; the scores are read only there. The body's leaves in
+    ``others`` (a thread the caller does not keep) stay out.
     """
     beside = float(weights[kept & ~sidebars].sum())
     if beside >= ARTICLE_BESIDE_CHARS or float(weights[kept & sidebars].sum()) <= beside:
@@ -192,7 +195,7 @@ def _instead_of_the_sidebars(
     if not body.any() or (body & sidebars).any():
         return kept
     units = paragraph_units(document)
-    return (kept & ~sidebars) | np.isin(units, units[body])
+    return (kept & ~sidebars) | (np.isin(units, units[body]) & ~others)
 
 
 def _instead_of_a_thread(

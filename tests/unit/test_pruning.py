@@ -195,6 +195,10 @@ def test_an_articles_sidebars_kept_as_most_of_it_give_way_to_the_post_readabilit
     assert "Sentence 79" in beside_enough and "About me" not in beside_enough  # the rule beside an article
     sidebar_alone = kept_text(BLOG_WIDGETS, page_type="article")  # no body outside the sidebars: they stay
     assert "About me, part 59" in sidebar_alone
+    with_thread = f'<div class="post">{SHORT_NOTE}<div id="comments">{COMMENT_ITEMS}</div></div>{BLOG_WIDGETS}'
+    text = kept_text(with_thread, page_type="article")  # the body holds the thread: it does not come back
+    assert "A short note on the news." in text and "Reader" not in text and "About me" not in text
+    assert "Reader 3 thinks so." in kept_text(with_thread, page_type="article", include_comments=True)
 
 
 def test_a_product_card_in_an_article_is_not_a_sidebar() -> None:
