@@ -194,8 +194,7 @@ def _instead_of_the_sidebars(
     body = readability_body(document)
     if not body.any() or (body & sidebars).any():
         return kept
-    units = paragraph_units(document)
-    return (kept & ~sidebars) | (np.isin(units, units[body]) & ~others)
+    return (kept & ~sidebars) | (_whole_paragraphs_of(document, body) & ~others)
 
 
 def _instead_of_a_thread(
@@ -214,8 +213,13 @@ def _instead_of_a_thread(
         or beside >= MIN_CHARS_BESIDE_COMMENTS_NOT_FORUM
     ):
         return np.zeros_like(comments)
+    return _whole_paragraphs_of(document, readability_body(document))
+
+
+def _whole_paragraphs_of(document: Document, leaves: np.ndarray) -> np.ndarray:
+    """Every leaf of the paragraphs ``leaves`` touch (bool per leaf): what the rules keep of Readability's body."""
     units = paragraph_units(document)
-    return np.isin(units, units[readability_body(document)])
+    return np.isin(units, units[leaves])
 
 
 def _article_thread(chars_beside: float, page_type: str | None) -> bool:

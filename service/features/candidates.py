@@ -175,20 +175,27 @@ def _inside(document: Document, elem: int) -> np.ndarray:
     return (document.block_elem >= elem) & (document.block_elem < document.subtree_ends[elem])
 
 
+def _best(document: Document, *, names: bool) -> tuple[np.ndarray, int | None]:
+    """The final scores and the element Readability takes the article from (None where none is scored)."""
+    if not len(document):
+        return np.zeros(0), None
+    final = candidate_scores(document, names=names)
+    best = int(np.argmax(final))
+    return final, best if final[best] > 0 else None
+
+
 def readability_body(document: Document) -> np.ndarray:
     """The leaves inside the element Readability takes the article from, names read (bool per leaf; none if none)."""
-    final = candidate_scores(document, names=True) if len(document) else np.zeros(1)
-    best = int(np.argmax(final))
-    return _inside(document, best) if final[best] > 0 else np.zeros(len(document), dtype=bool)
+    best = _best(document, names=True)[1]
+    return _inside(document, best) if best is not None else np.zeros(len(document), dtype=bool)
 
 
 @per_document
 def candidate_features(document: Document) -> np.ndarray:
     """:data:`FEATURES` of every leaf (leaves × 3, float64, read-only); zeros where nothing is scored."""
     out = np.zeros((len(document), len(FEATURES)))
-    final = candidate_scores(document) if len(document) else np.zeros(1)
-    best = int(np.argmax(final))
-    if final[best] > 0:
+    final, best = _best(document, names=False)
+    if best is not None:
         out[:, 0] = _inside(document, best)
         parent = int(document.elem_parent[best])
         if parent >= 0:
