@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import repeat
+from operator import itemgetter
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -40,19 +41,22 @@ _LD_GROUPS: dict[str, frozenset[str]] = {
     "ld_docs": frozenset({"techarticle", "apireference", "softwaresourcecode"}),
     "ld_breadcrumb": frozenset({"breadcrumblist"}),
 }
-# Words in a URL's path that say what kind of page it is.
-_URL_GROUPS: dict[str, re.Pattern[str]] = {
-    name: re.compile(rf"(?:^|[/_.-])(?:{words})(?:$|[/_.-])")
+# Words in a URL's path that say what kind of page it is: whole pieces of the path between "/", "_", "." and "-".
+_URL_GROUPS: dict[str, frozenset[str]] = {
+    name: frozenset(words.split())
     for name, words in {
-        "url_article": r"blog|blogs|news|article|articles|post|posts|story|stories|insights|(?:19|20)\d\d",
-        "url_forum": r"forum|forums|thread|threads|topic|topics|discussion|discussions|community|questions|t|r"
-        r"|comments",
-        "url_product": r"product|products|p|dp|item|items|shop|store|buy",
-        "url_collection": r"category|categories|collection|collections|c|tag|tags|archive|catalog|browse|search|list",
-        "url_docs": r"docs|doc|documentation|reference|api|guide|guides|manual|learn|wiki|help|kb|support|tutorial",
-        "url_service": r"services|service|solutions|pricing|contact|about|features|plans|company|careers|demo",
+        "url_article": "blog blogs news article articles post posts story stories insights",  # and a year
+        "url_forum": "forum forums thread threads topic topics discussion discussions community questions t r comments",
+        "url_product": "product products p dp item items shop store buy",
+        "url_collection": "category categories collection collections c tag tags archive catalog browse search list",
+        "url_docs": "docs doc documentation reference api guide guides manual learn wiki help kb support tutorial",
+        "url_service": "services service solutions pricing contact about features plans company careers demo",
     }.items()
 }
+_URL_PIECE_END = re.compile(r"[/_.-]")
+_YEAR_PIECE = re.compile(r"(?:^|[/_.-])(?:19|20)\d\d(?:$|[/_.-])")  # a piece that is a year says article too
+_ARTICLE_GROUP = list(_URL_GROUPS).index("url_article")
+_LONG_NUMBER = re.compile(r"\d{4,}")
 _URL_FEATURES = (*_URL_GROUPS, "url_depth", "url_root", "url_query", "url_number")  # what _url_features returns
 _TAG_COUNTS = {
     "n_article": {"article"},
@@ -145,12 +149,15 @@ def _url_features(address: str | None) -> list[float]:
     parts = urlsplit(address)
     path = parts.path.lower()
     segments = [s for s in path.split("/") if s]
+    pieces = set(_URL_PIECE_END.split(path))  # a set intersection per group, not a pattern's search: a third faster
+    groups = [float(not words.isdisjoint(pieces)) for words in _URL_GROUPS.values()]
+    groups[_ARTICLE_GROUP] = groups[_ARTICLE_GROUP] or float(_YEAR_PIECE.search(path) is not None)
     return [
-        *(float(bool(pattern.search(path))) for pattern in _URL_GROUPS.values()),
+        *groups,
         len(segments),
         float(not segments),
         float(bool(parts.query)),
-        float(bool(re.search(r"\d{4,}", path))),
+        float(bool(_LONG_NUMBER.search(path))),
     ]
 
 
@@ -202,10 +209,10 @@ def page_words(document: Document, metadata: Metadata, ld_types: set[str], url: 
     og = og_type(document)
     if og:
         words.add(f"og_{og}")
-    texts = document.texts
     labels = np.flatnonzero(document.block_chars <= LABEL_CHARS)[:MAX_LABELS].tolist()
     if labels:  # lower-cased and prefixed in one join: 0.05 ms a page, 0.11 one by one
-        words.update(("s_" + "\x1fs_".join([texts[i] for i in labels])).lower().split("\x1f"))
+        texts = itemgetter(*labels)(document.texts) if len(labels) > 1 else (document.texts[labels[0]],)
+        words.update(("s_" + "\x1fs_".join(texts)).lower().split("\x1f"))
     return words
 
 

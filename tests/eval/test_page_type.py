@@ -130,6 +130,28 @@ def test_without_a_url_the_urls_features_are_unknown_and_read_as_the_training_me
     assert np.array_equal(row[unknown], model.mean[unknown]) and np.isfinite(row).all()
 
 
+@pytest.mark.parametrize(
+    ("url", "groups"),
+    [
+        ("https://example.com/blog/why-we-moved", {"url_article"}),
+        ("https://example.com/2024/05/17/a-slug", {"url_article"}),  # a year, a piece of its own
+        ("https://example.com/weblog/p2024x", set()),  # words and years count only as whole pieces
+        ("https://forum.example/t/kettles/123", {"url_forum"}),
+        ("https://shop.example/products-sale.html", {"url_product"}),
+        ("https://example.com/Docs/API_Reference", {"url_docs"}),  # read lower-cased, cut at "_" too
+        ("https://example.com/about-us/careers", {"url_service"}),
+    ],
+)
+def test_a_urls_words_say_the_kind_of_page_as_whole_pieces_of_its_path(url: str, groups: set[str]) -> None:
+    document = parse_html(PRODUCT)
+    features = page_type_features(document, MetadataReader().read(document), set(), url)
+    words = [name for name in FEATURES if name.startswith("url_") and name not in URL_SHAPE]
+    assert {name for name in words if features[FEATURES.index(name)] == 1.0} == groups
+
+
+URL_SHAPE = {"url_depth", "url_root", "url_query", "url_number"}  # the URL features that are not its words
+
+
 def test_a_pages_probabilities_are_the_softmax_of_the_row_the_trainer_fits() -> None:
     model = load_page_type_model(ModelStore(MODEL_STORE))
     assert model is not None
