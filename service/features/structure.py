@@ -54,6 +54,7 @@ REGION_BITS = {region: 1 << i for i, region in enumerate(REGIONS)}
 # Narrower than the ``aside`` region, whose "widget" and "rail" also name product cards inside a review.
 SIDEBAR_TAGS = frozenset({"aside"})
 SIDEBAR_ROLE = "complementary"
+MAIN_TAGS, MAIN_ROLE = frozenset({"main"}), "main"  # the page's main landmark: what holds it is no sidebar
 # Not a layout that has one: "main-with-sidebar", "post-with-sidebar", "has-sidebar" wrap the article itself.
 _SIDEBAR_WORD = re.compile(r"(?<![a-z0-9])(?<!with-)(?<!has-)(?<!no-)sidebar")
 LINK_LEVELS = (0, 1, 2, 3)  # ancestors of a leaf's paragraph element whose link share is read
@@ -228,7 +229,9 @@ def sidebar_blocks(document: Document) -> np.ndarray:
     """Whether each leaf sits in a sidebar (:data:`SIDEBAR_TAGS`, :data:`SIDEBAR_ROLE`, a "sidebar" word; bool).
 
     Looked for among the elements of the ``aside`` region only (a sidebar is one of them), so the page's
-    other classes are not read again; like the regions, never on the page's frame or inside code.
+    other classes are not read again; like the regions, never on the page's frame or inside code. An
+    element that holds the page's ``<main>`` (or ``role="main"``) is the layout around it, not a sidebar:
+    WordPress's Genesis themes wrap the content and its sidebar in ``content-sidebar-wrap``.
     """
     own = np.zeros(len(document.elem_tag), dtype=bool)
     tags, roles = document.elem_tag, document.elem_attribute("role")  # the attributes the regions read already
@@ -239,4 +242,16 @@ def sidebar_blocks(document: Document) -> np.ndarray:
             or roles.get(element, "").strip().lower() == SIDEBAR_ROLE
             or any(_SIDEBAR_WORD.search(named.get(element, "").lower()) for named in (ids, classes))
         )
+    if own.any():
+        own &= ~_holds_main(document)
     return document.blocks_within(own)
+
+
+def _holds_main(document: Document) -> np.ndarray:
+    """Whether each element has a ``<main>`` or ``role="main"`` element strictly below it (bool per element)."""
+    roles = document.elem_attribute("role")
+    landmarks = document.elem_tagged(MAIN_TAGS)
+    landmarks[[element for element, role in roles.items() if role.strip().lower() == MAIN_ROLE]] = True
+    mains = np.flatnonzero(landmarks)  # pre-order: a subtree is a range, so what lies below e is (e, end)
+    starts = np.arange(len(landmarks))
+    return np.searchsorted(mains, document.subtree_ends, side="left") > np.searchsorted(mains, starts, side="right")

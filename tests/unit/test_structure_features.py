@@ -95,6 +95,17 @@ def test_a_sidebar_word_on_the_page_frame_or_on_code_marks_no_sidebar() -> None:
     assert not sidebar_blocks(parse_html(f"<body>{layouts}<div class='no-sidebar'><p>More.</p></div></body>")).any()
 
 
+def test_what_holds_the_main_landmark_is_the_layout_not_a_sidebar() -> None:
+    genesis = (  # WordPress's Genesis themes: the content and its sidebar in one "content-sidebar-wrap"
+        "<body><div class='content-sidebar-wrap'><main class='content'><p>The recipes.</p></main>"
+        "<aside class='sidebar sidebar-primary'><p>About me</p></aside></div>"
+        "<div class='sidebar-wrap'><div role='main'><p>The thread.</p></div></div></body>"
+    )
+    document = parse_html(genesis)
+    inside = dict(zip(document.texts, sidebar_blocks(document).tolist(), strict=True))
+    assert inside["About me"] and not inside["The recipes."] and not inside["The thread."]
+
+
 def test_an_empty_page_has_no_rows() -> None:
     document = parse_html("")
     assert sidebar_blocks(document).shape == (0,)
