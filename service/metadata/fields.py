@@ -8,7 +8,8 @@ from typing import Any
 # The page types the classifier tells apart (WCXB's seven; its `category` is `collection`).
 ARTICLE = "article"  # the type pruning's article rules and the decision threshold treat apart
 FORUM = "forum"  # the type whose comment threads pruning keeps
-PAGE_TYPES = (ARTICLE, "collection", "documentation", FORUM, "listing", "product", "service")
+LISTING, COLLECTION = "listing", "collection"  # where pruning lets sidebars give way as on articles
+PAGE_TYPES = (ARTICLE, COLLECTION, "documentation", FORUM, LISTING, "product", "service")
 
 
 @dataclass(frozen=True, slots=True)

@@ -190,9 +190,15 @@ def test_an_articles_sidebars_kept_as_most_of_it_give_way_to_the_post_readabilit
     html = f'<div class="post"><h3>Glacier</h3>{SHORT_NOTE}</div>{BLOG_WIDGETS}'
     text = kept_text(html, page_type="article")
     assert "A short note on the news." in text and "About me" not in text
-    assert "About me, part 59" in kept_text(html, page_type="listing")  # the article rules hold on articles only
+    for typed in ("listing", "collection"):  # what short articles framed by lists of headlines are taken for
+        text = kept_text(html, page_type=typed)
+        assert "A short note on the news." in text and "About me" not in text
+    for typed in ("documentation", "forum", None):  # a docs layout's "sidebar" can hold its content; a forum's
+        assert "About me, part 59" in kept_text(html, page_type=typed)
     beside_enough = kept_text(f'<div class="post">{ARTICLE}</div>{BLOG_WIDGETS}', page_type="article")
     assert "Sentence 79" in beside_enough and "About me" not in beside_enough  # the rule beside an article
+    beside_a_listing = kept_text(f'<div class="post">{ARTICLE}</div>{BLOG_WIDGETS}', page_type="listing")
+    assert "About me, part 59" in beside_a_listing  # the rule beside an article holds on articles only
     sidebar_alone = kept_text(BLOG_WIDGETS, page_type="article")  # no body outside the sidebars: they stay
     assert "About me, part 59" in sidebar_alone
     with_thread = f'<div class="post">{SHORT_NOTE}<div id="comments">{COMMENT_ITEMS}</div></div>{BLOG_WIDGETS}'
