@@ -242,16 +242,20 @@ def sidebar_blocks(document: Document) -> np.ndarray:
             or roles.get(element, "").strip().lower() == SIDEBAR_ROLE
             or any(_SIDEBAR_WORD.search(named.get(element, "").lower()) for named in (ids, classes))
         )
-    if own.any():
-        own &= ~_holds_main(document)
+    sidebars = np.flatnonzero(own)
+    own[sidebars[_hold_main(document, sidebars)]] = False
     return document.blocks_within(own)
 
 
-def _holds_main(document: Document) -> np.ndarray:
-    """Whether each element has a ``<main>`` or ``role="main"`` element strictly below it (bool per element)."""
-    roles = document.elem_attribute("role")
-    landmarks = document.elem_tagged(MAIN_TAGS)
-    landmarks[[element for element, role in roles.items() if role.strip().lower() == MAIN_ROLE]] = True
-    mains = np.flatnonzero(landmarks)  # pre-order: a subtree is a range, so what lies below e is (e, end)
-    starts = np.arange(len(landmarks))
-    return np.searchsorted(mains, document.subtree_ends, side="left") > np.searchsorted(mains, starts, side="right")
+def _hold_main(document: Document, elements: np.ndarray) -> np.ndarray:
+    """Whether each of ``elements`` has a ``<main>`` or ``role="main"`` element strictly below it (bool each)."""
+    if not elements.size:
+        return np.zeros(0, dtype=bool)
+    roles = [element for element, role in document.elem_attribute("role").items() if role.strip().lower() == MAIN_ROLE]
+    has_main_tag = not MAIN_TAGS.isdisjoint(document.path_tag)  # a set test over the page's paths, in C
+    mains = np.flatnonzero(document.elem_tagged(MAIN_TAGS)) if has_main_tag else np.zeros(0, dtype=np.int64)
+    if roles:
+        mains = np.union1d(mains, roles)
+    # pre-order: a subtree is a range, so what lies below e is (e, its subtree's end)
+    below = np.searchsorted(mains, document.subtree_ends[elements], side="left")
+    return below > np.searchsorted(mains, elements, side="right")
