@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 from typing import Any
 
 from service.backends.base import WARM_UP_PAGE, Backend, BlockLabels
 from service.backends.coherence import whole_paragraphs
 from service.backends.favor import decision_shift, shift_labels
-from service.backends.pruning import prune_boilerplate
+from service.backends.pruning import instead_of_nothing, prune_boilerplate
 from service.backends.registry import BackendRegistry, default_registry
 from service.features.readable import readable_score
 from service.metadata.fields import Metadata
@@ -198,12 +198,17 @@ def final_labels(
     A raised threshold (the article shift, ``favor=precision``) never empties a page the backend kept
     text on: there the backend's own threshold decides (a short post whose every block scored just
     above it came out empty). Shared by :func:`finish` and ``eval --article-sweep``, which tries
-    shifts on the same path.
+    shifts on the same path. Where nothing is kept at all, Readability's body is
+    (:func:`~service.backends.pruning.instead_of_nothing`).
     """
     kept = _decided(document, labels, shift, include_comments=include_comments, page_type=page_type)
     if shift > 0 and not kept.labels.any() and labels.labels.any():
-        return _decided(document, labels, 0.0, include_comments=include_comments, page_type=page_type)
-    return kept
+        kept = _decided(document, labels, 0.0, include_comments=include_comments, page_type=page_type)
+    if kept.labels.any():
+        return kept
+    return whole_paragraphs(
+        document, replace(kept, labels=instead_of_nothing(document, include_comments=include_comments))
+    )
 
 
 def _decided(
