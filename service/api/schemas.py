@@ -64,7 +64,10 @@ class OutputOptions(BaseModel):
         "content beside it is at least 2,500 characters, or 300 where the page-type model does not take the "
         "page for a forum; on such a page, where the backend kept a thread and less than 300 characters beside it, "
         "the thread gives way to the post Readability finds above it; a page made of comments (a forum thread) "
-        "keeps them; false: every comment block is left out (and such a post is kept); true: none is.",
+        "keeps them. A product page's customer reviews (an element whose id/class has the word reviews, or a "
+        "Yotpo, Okendo, Judge.me or Bazaarvoice widget) are its comments: unset, they are left out where at least "
+        "500 characters of them and 300 beside them were kept. false: every comment block (and every review on a "
+        "product page) is left out (and such a post is kept); true: none is.",
     )
     include_links: bool = Field(True, description="Keep links in html and markdown (false: their text only).")
     include_images: bool = Field(

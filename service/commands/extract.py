@@ -55,7 +55,8 @@ def add_option_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 OPTION_HELP = {
-    "include_comments": "unset: an article's comment thread is left out, a forum keeps it; "
+    "include_comments": "unset: an article's comment thread (a product's long customer reviews) is left out, "
+    "a forum keeps it; "
     "--no-include-comments drops every comment block, --include-comments none",
     "include_links": "links in html and markdown",
     "include_images": "images in html and markdown, lazy-load attributes resolved",

@@ -58,6 +58,9 @@ MAIN_TAGS, MAIN_ROLE = frozenset({"main"}), "main"  # the page's main landmark: 
 # Not a layout that has one: "main-with-sidebar", "post-with-sidebar", "has-sidebar" wrap the article itself.
 _SIDEBAR_WORD = re.compile(r"(?<![a-z0-9])(?<!with-)(?<!has-)(?<!no-)sidebar")
 LINK_LEVELS = (0, 1, 2, 3)  # ancestors of a leaf's paragraph element whose link share is read
+# A product page's customer reviews: a "reviews" id/class word ("product-reviews", "customer-reviews_feature_div";
+# plural: a review article's body is a "review-body") or a review widget's own prefix.
+_REVIEWS_WORD = re.compile(r"(?<![a-z0-9])(?:reviews|yotpo|okendo|jdgm|judgeme|bazaarvoice)(?![a-z0-9])")
 
 
 def _bits_by(position: int) -> dict[str, int]:
@@ -244,6 +247,20 @@ def sidebar_blocks(document: Document) -> np.ndarray:
         )
     sidebars = np.flatnonzero(own)
     own[sidebars[_hold_main(document, sidebars)]] = False
+    return document.blocks_within(own)
+
+
+def review_blocks(document: Document) -> np.ndarray:
+    """Whether each leaf sits in a container of customer reviews, as its id or class names it (bool per leaf).
+
+    Read only on pages typed product (a whole scan of the ids and classes); never on the page's frame.
+    """
+    own = np.zeros(len(document.elem_tag), dtype=bool)
+    for named in (document.elem_attribute("id"), document.elem_attribute("class")):
+        for element, value in named.items():
+            if _REVIEWS_WORD.search(value.lower()):
+                own[element] = True
+    own[document.elem_tagged(FRAME_TAGS)] = False
     return document.blocks_within(own)
 
 

@@ -9,7 +9,8 @@ from typing import Any
 ARTICLE = "article"  # the type pruning's article rules and the decision threshold treat apart
 FORUM = "forum"  # the type whose comment threads pruning keeps
 LISTING, COLLECTION = "listing", "collection"  # where pruning lets sidebars give way as on articles
-PAGE_TYPES = (ARTICLE, COLLECTION, "documentation", FORUM, LISTING, "product", "service")
+PRODUCT = "product"  # the type whose customer reviews pruning treats as an article's comments
+PAGE_TYPES = (ARTICLE, COLLECTION, "documentation", FORUM, LISTING, PRODUCT, "service")
 
 
 @dataclass(frozen=True, slots=True)

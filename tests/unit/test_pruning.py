@@ -16,6 +16,7 @@ from service.backends.pruning import (
     prune_boilerplate,
 )
 from service.backends.registry import BackendRegistry
+from service.features.structure import review_blocks
 from service.metadata.reader import MetadataReader, load_metadata_reader
 from service.models.store import ModelStore
 from service.parsing.document import Document
@@ -211,6 +212,38 @@ def test_a_product_card_in_an_article_is_not_a_sidebar() -> None:
         f'<div class="c-product-widget"><p>Model {i} is the pick for most kitchens.</p></div>' for i in range(100)
     )  # more than the furniture share: the aside region's share rule spares them
     assert "Model 99 is the pick" in kept_text(f"<article>{ARTICLE}{cards}</article>", page_type="article")
+
+
+DESCRIPTION = "<p>" + "A light day pack with a padded back panel and two side pockets. " * 6 + "</p>"
+REVIEW = "I took it up three peaks this summer and it held up well, straps and all."
+CUSTOMER_REVIEWS = (
+    '<div class="product-reviews">'
+    + "".join(f"<div><h4>Great pack {i}</h4><p>{REVIEW}</p></div>" for i in range(12))
+    + "</div>"
+)  # about 1,000 characters of reviews
+PRESS_QUOTES = '<div id="game_area_reviews"><p>"A modern masterpiece." - Some Magazine</p></div>'
+
+
+def test_a_products_customer_reviews_go_as_an_articles_comments_do() -> None:
+    html = f"<main><h1>Day pack</h1>{DESCRIPTION}{CUSTOMER_REVIEWS}</main>"
+    text = kept_text(html, page_type="product")
+    assert "A light day pack" in text and "Great pack" not in text
+    assert "Great pack 11" in kept_text(html, page_type="product", include_comments=True)  # the caller's to keep
+    for typed in ("article", "service", None):  # a review article's body is no product's thread
+        assert "Great pack 11" in kept_text(html, page_type=typed)
+    quotes = f"<main><h1>Dota 2</h1>{DESCRIPTION}{PRESS_QUOTES}</main>"
+    assert "A modern masterpiece" in kept_text(quotes, page_type="product")  # a few quotes are no thread
+    assert "A modern masterpiece" not in kept_text(quotes, page_type="product", include_comments=False)
+    alone = kept_text(f"<main><h1>Day pack</h1>{CUSTOMER_REVIEWS}</main>", page_type="product")
+    assert "Great pack 11" in alone  # nothing beside them: the reviews are all there is
+
+
+def test_a_review_body_or_a_word_on_the_frame_is_no_reviews_container() -> None:
+    single = f'<article class="review-body">{DESCRIPTION}{DESCRIPTION}{DESCRIPTION}</article>'
+    assert not review_blocks(parse_html(f"<main>{single}</main>")).any()
+    framed = parse_html(f'<body class="reviews-page"><main>{DESCRIPTION}</main></body>')
+    assert not review_blocks(framed).any()
+    assert review_blocks(parse_html(f"<main>{DESCRIPTION}{CUSTOMER_REVIEWS}</main>")).sum() == 24
 
 
 def test_a_layout_class_around_the_whole_page_is_not_furniture() -> None:
