@@ -82,6 +82,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="word P/R/F1 of each backend with its threshold shifted on the pages taken for articles only",
     )
     parser.add_argument(
+        "--other-sweep",
+        action="store_true",
+        help="the same on the pages taken for anything but articles (listings, services, documentation, ...)",
+    )
+    parser.add_argument(
         "--metadata",
         action="store_true",
         help="score title, author, publication date and page type against the gold, beside trafilatura's metadata",
@@ -107,8 +112,8 @@ def run(args: argparse.Namespace) -> int:
         pages = select(corpus, args.part, split)
         if args.favor_sweep:
             return _favor_sweep(corpus, args.part, pages, args)
-        if args.article_sweep:
-            return _article_sweep(corpus, args.part, pages, args)
+        if args.article_sweep or args.other_sweep:
+            return _page_type_sweep(corpus, args.part, pages, args)
         if args.metadata:
             return _metadata_report(corpus, args.part, pages, args.json, args.misses)
         if args.oracle:
@@ -235,11 +240,15 @@ def _favor_sweep(corpus: Corpus, part: str, pages: list[Page], args: argparse.Na
     return 0
 
 
-def _article_sweep(corpus: Corpus, part: str, pages: list[Page], args: argparse.Namespace) -> int:
+def _page_type_sweep(corpus: Corpus, part: str, pages: list[Page], args: argparse.Namespace) -> int:
     extractor = default_extractor()
-    rows = favor.article_sweep(pages, extractor, _backend_names(extractor, args.backends), favor.ARTICLE_SHIFTS_TRIED)
+    backends = _backend_names(extractor, args.backends)
+    if args.article_sweep:
+        rows = favor.article_sweep(pages, extractor, backends, favor.ARTICLE_SHIFTS_TRIED)
+    else:
+        rows = favor.other_sweep(pages, extractor, backends, favor.OTHER_SHIFTS_TRIED)
     print(f"# {_describe(corpus, part, len(pages))}; mean word scores over the pages with gold text")
-    print(favor.format_article_sweep(rows))
+    print(favor.format_page_type_sweep(rows))
     return 0
 
 

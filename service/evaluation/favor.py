@@ -1,13 +1,14 @@
-"""``eval --favor-sweep`` and ``--article-sweep``: word P/R/F1 of each backend at each threshold shift.
+"""``eval --favor-sweep``, ``--article-sweep`` and ``--other-sweep``: word P/R/F1 of each backend at each shift.
 
 Each page is parsed and classified once per backend; every shift then only
 relabels, keeps whole paragraphs and renders, as the pipeline does. The favor
 shifts :mod:`service.backends.favor` ships are the widest each way whose mean word
 F1 stays within :data:`F1_TOLERANCE` of the unshifted one. The article sweep moves
-the threshold on the pages the page-type model takes for articles only, through the
-pipeline's own last stage (:func:`~service.pipeline.final_labels`: shift, whole
-paragraphs, pruning); its shift is the smallest whose mean word F1 is within
-:data:`ARTICLE_TOLERANCE` of the best.
+the threshold on the pages the page-type model takes for articles only, the other
+sweep on the pages it takes for anything else, each through the pipeline's own last
+stage (:func:`~service.pipeline.final_labels`: shift, whole paragraphs, pruning) with
+the pages of the other group at shift 0; the shift chosen is the one nearest 0 whose
+mean word F1 is within :data:`PAGE_TYPE_TOLERANCE` of the best.
 """
 
 from __future__ import annotations
@@ -33,8 +34,11 @@ DEFAULT_SHIFTS = (-0.4, -0.3, -0.2, -0.15, -0.1, -0.05, 0.0, 0.05, 0.1, 0.15, 0.
 # How much mean word F1 a favor may give up for its side.
 F1_TOLERANCE = 0.02
 ARTICLE_SHIFTS_TRIED = (0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.35, 0.45)
-# An article shift within this of the best mean word F1 is as good: the smallest such is taken.
-ARTICLE_TOLERANCE = 0.0005
+# Both ways on the other pages: a model fitted on every kind of page may keep too little of a listing's or a
+# service page's text as readily as too much of an article's.
+OTHER_SHIFTS_TRIED = (-0.4, -0.3, -0.2, -0.15, -0.1, -0.05, 0.0, 0.05, 0.1, 0.15, 0.2)
+# A page type's shift within this of the best mean word F1 is as good: the one nearest 0 is taken.
+PAGE_TYPE_TOLERANCE = 0.0005
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,12 +66,24 @@ def article_sweep(
     return _sweep(pages, extractor, backends, shifts, title="article sweep", keep=_shifted_on_articles, typed=True)
 
 
+def other_sweep(
+    pages: Sequence[Page], extractor: Extractor, backends: Sequence[str], shifts: Sequence[float]
+) -> list[SweepRow]:
+    """Mean word P/R/F1 of every backend with each shift applied on the typed pages not taken for articles."""
+    return _sweep(pages, extractor, backends, shifts, title="other sweep", keep=_shifted_on_others, typed=True)
+
+
 def _shifted(document: Document, labels: BlockLabels, shift: float, _page_type: str | None) -> np.ndarray:
     return whole_paragraphs(document, shift_labels(labels, shift)).labels
 
 
 def _shifted_on_articles(document: Document, labels: BlockLabels, shift: float, page_type: str | None) -> np.ndarray:
     on_page = shift if page_type == ARTICLE else 0.0
+    return final_labels(document, labels, on_page, include_comments=None, page_type=page_type).labels
+
+
+def _shifted_on_others(document: Document, labels: BlockLabels, shift: float, page_type: str | None) -> np.ndarray:
+    on_page = shift if page_type not in (None, ARTICLE) else 0.0
     return final_labels(document, labels, on_page, include_comments=None, page_type=page_type).labels
 
 
@@ -102,13 +118,13 @@ def _sweep(
     return [SweepRow(b, s, PRF.mean(scores[(b, s)])) for b in backends for s in shifts]
 
 
-def chosen_article_shifts(rows: Sequence[SweepRow]) -> dict[str, float]:
-    """Per backend, the smallest shift whose mean word F1 is within :data:`ARTICLE_TOLERANCE` of the best."""
+def chosen_page_type_shifts(rows: Sequence[SweepRow]) -> dict[str, float]:
+    """Per backend, the shift nearest 0 whose mean word F1 is within :data:`PAGE_TYPE_TOLERANCE` of the best."""
     chosen: dict[str, float] = {}
     for backend in dict.fromkeys(row.backend for row in rows):
         own = [row for row in rows if row.backend == backend]
         best = max(row.score.f1 for row in own)
-        chosen[backend] = min(row.shift for row in own if row.score.f1 >= best - ARTICLE_TOLERANCE)
+        chosen[backend] = min((row.shift for row in own if row.score.f1 >= best - PAGE_TYPE_TOLERANCE), key=abs)
     return chosen
 
 
@@ -134,10 +150,10 @@ def sweep_table(rows: Sequence[SweepRow]) -> list[str]:
     ]
 
 
-def format_article_sweep(rows: Sequence[SweepRow]) -> str:
-    """The article sweep as a Markdown table, then the shift chosen per backend."""
-    lines = [*sweep_table(rows), f"\nChosen (the smallest shift within {ARTICLE_TOLERANCE} of the best word F1):"]
-    lines += [f"{name}: {shift:+.2f}" for name, shift in chosen_article_shifts(rows).items()]
+def format_page_type_sweep(rows: Sequence[SweepRow]) -> str:
+    """The article or the other sweep as a Markdown table, then the shift chosen per backend."""
+    lines = [*sweep_table(rows), f"\nChosen (the shift nearest 0 within {PAGE_TYPE_TOLERANCE} of the best word F1):"]
+    lines += [f"{name}: {shift:+.2f}" for name, shift in chosen_page_type_shifts(rows).items()]
     return "\n".join(lines)
 
 

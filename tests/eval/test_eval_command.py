@@ -124,7 +124,9 @@ def test_update_floors_raises_and_refuses_to_lower(tmp_path: Path, capsys: pytes
     assert Floors.read(floors_path).floors["boilerpipe"] == pinned.floors["boilerpipe"]
 
 
-@pytest.mark.parametrize(("flag", "chosen"), [("--favor-sweep", "gbt: precision"), ("--article-sweep", "gbt: +")])
+@pytest.mark.parametrize(
+    ("flag", "chosen"), [("--favor-sweep", "gbt: precision"), ("--article-sweep", "gbt: +"), ("--other-sweep", "gbt: ")]
+)
 def test_the_sweeps_print_every_shift_and_their_choice(flag: str, chosen: str, capsys: pytest.CaptureFixture[str]):
     assert main(["eval", "--data", WCXB, "--part", "all", "--backends", "gbt", "--check-data", "none", flag]) == 0
     printed = capsys.readouterr().out

@@ -93,7 +93,7 @@ def test_favor_precision_keeps_less_and_recall_more(extractor: Extractor) -> Non
 class TypedAs(MetadataReader):
     """The page's metadata, with the page type the test says (the page-type model is not what is tested)."""
 
-    def __init__(self, page_type: str) -> None:
+    def __init__(self, page_type: str | None) -> None:
         super().__init__()
         self.kind = page_type
 
@@ -106,14 +106,17 @@ class TypedAs(MetadataReader):
     ("page_type", "favor_name", "kept"),
     [
         ("article", "balanced", ["z" * 95]),  # the article shift alone
-        ("listing", "balanced", ["y" * 55, "z" * 95]),  # no shift off articles
+        ("listing", "balanced", ["x" * 45, "y" * 55, "z" * 95]),  # the other pages' shift alone
         ("article", "recall", ["y" * 55, "z" * 95]),  # the caller's recall (-0.1) and the article's +0.1
+        ("service", "precision", ["y" * 55, "z" * 95]),  # the caller's precision (+0.1) and the others' -0.1
+        (None, "balanced", ["y" * 55, "z" * 95]),  # no page type: no shift
     ],
 )
-def test_articles_are_decided_at_their_own_threshold(
-    monkeypatch: pytest.MonkeyPatch, page_type: str, favor_name: str, kept: list[str]
+def test_each_group_of_page_types_is_decided_at_its_own_threshold(
+    monkeypatch: pytest.MonkeyPatch, page_type: str | None, favor_name: str, kept: list[str]
 ) -> None:
     monkeypatch.setattr(favor, "ARTICLE_SHIFTS", {"by_length": 0.1})
+    monkeypatch.setattr(favor, "OTHER_SHIFTS", {"by_length": -0.1})
     registry = BackendRegistry()
     registry.register("by_length", LengthBackend)
     typed = Extractor(registry, default_backend="by_length", metadata=TypedAs(page_type))
@@ -123,7 +126,11 @@ def test_articles_are_decided_at_their_own_threshold(
 
 def test_the_shipped_article_shifts_apply_to_articles_only() -> None:
     assert decision_shift("gbt", "balanced", "article") == favor.ARTICLE_SHIFTS["gbt"] > 0
-    assert decision_shift("gbt", "balanced", "listing") == decision_shift("gbt", "balanced", None) == 0.0
+    assert decision_shift("gbt", "balanced", "listing") == favor.OTHER_SHIFTS.get("gbt", 0.0)
+    assert decision_shift("gbt", "balanced", None) == 0.0
+    # boilerpipe's tree filter (an article's one body) is left out on the other typed pages, and only there
+    assert decision_shift("boilerpipe", "balanced", "service") == favor.OTHER_SHIFTS["boilerpipe"] < 0
+    assert decision_shift("boilerpipe", "balanced", "article") == decision_shift("boilerpipe", "balanced", None) == 0
     article = favor.ARTICLE_SHIFTS["gbt"]
     assert decision_shift("gbt", "precision", "article") == favor_shift("gbt", "precision") + article
     assert decision_shift("mlp", "balanced", "article") == 0.0  # not listed: the sweep chose no shift
