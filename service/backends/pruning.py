@@ -145,7 +145,7 @@ def prune_boilerplate(
     keep = np.asarray(labels.labels, dtype=bool)
     weights = leaf_weights(document)
     regions = leaf_regions(document)
-    in_comments = (regions & REGION_BITS["comment"]) != 0
+    in_comments = _in_comments(regions)
     comments = in_comments & keep
     beside = float(weights[keep & ~comments].sum())
     body = _instead_of_a_thread(document, comments, beside, include_comments, page_type) & ~in_comments
@@ -272,7 +272,12 @@ def instead_of_nothing(document: Document, *, include_comments: bool | None) -> 
     if not body.any():
         return body
     kept = _whole_paragraphs_of(document, body) & ~hidden_blocks(document)
-    return kept if include_comments else kept & ((leaf_regions(document) & REGION_BITS["comment"]) == 0)
+    return kept if include_comments else kept & ~_in_comments(leaf_regions(document))
+
+
+def _in_comments(regions: np.ndarray) -> np.ndarray:
+    """Whether each leaf sits in a comment thread, from its region bits (:func:`leaf_regions`; bool per leaf)."""
+    return (regions & REGION_BITS["comment"]) != 0
 
 
 def _whole_paragraphs_of(document: Document, leaves: np.ndarray) -> np.ndarray:
