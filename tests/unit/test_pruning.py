@@ -207,6 +207,25 @@ def test_an_articles_sidebars_kept_as_most_of_it_give_way_to_the_post_readabilit
     assert "Reader 3 thinks so." in kept_text(with_thread, page_type="article", include_comments=True)
 
 
+MEGA_MENU = (
+    '<nav><ul><li class="menu-item"><a href="/about">Our author: '
+    + "she has written for many papers and won prizes for her long reporting. " * 12
+    + '</a></li><li><a href="/news">News</a></li></ul></nav>'
+)  # about 900 characters of link text in the menu: more than the short note, over the furniture share
+
+
+def test_an_articles_linked_menu_text_goes_however_long_where_its_own_text_is_kept() -> None:
+    html = f"{MEGA_MENU}<article>{SHORT_NOTE}</article>"
+    assert "Our author" in kept_text(html)  # untyped: the menu is over the furniture share, so it stays
+    text = kept_text(html, page_type="article")
+    assert "Our author" not in text and "A short note on the news." in text
+    assert "Our author" in kept_text(html, page_type="listing")  # a listing's menu may be its content
+    alone = kept_text(f"{MEGA_MENU}<article><p>Too short.</p></article>", page_type="article")
+    assert "Our author" in alone  # next to nothing beside it: the menu may be all the page has
+    unlinked = MEGA_MENU.replace('<a href="/about">', "").replace("</a></li><li>", "</li><li>")
+    assert "Our author" in kept_text(f"{unlinked}<article>{SHORT_NOTE}</article>", page_type="article")
+
+
 def test_a_product_card_in_an_article_is_not_a_sidebar() -> None:
     cards = "".join(
         f'<div class="c-product-widget"><p>Model {i} is the pick for most kitchens.</p></div>' for i in range(100)
