@@ -155,7 +155,7 @@ def prune_boilerplate(
     keep = np.asarray(labels.labels, dtype=bool)
     weights = leaf_weights(document)
     regions = leaf_regions(document)
-    in_comments = _in_comments(regions)
+    in_comments = _in_region(regions, "comment")
     comments = in_comments & keep
     beside = float(weights[keep & ~comments].sum())
     body = _instead_of_a_thread(document, comments, beside, include_comments, page_type) & ~in_comments
@@ -167,7 +167,7 @@ def prune_boilerplate(
     link_lists = container_link_shares(document)[:, LINK_LEVELS.index(LINK_LEVEL)] > LINK_DENSITY_MIN
     kinds = [
         (link_lists & keep, LINK_LIST_SHARE_MAX),
-        *((((regions & REGION_BITS[region]) != 0) & keep, FURNITURE_SHARE_MAX) for region in FURNITURE),
+        *((_in_region(regions, region) & keep, FURNITURE_SHARE_MAX) for region in FURNITURE),
         (hidden_blocks(document) & keep, FURNITURE_SHARE_MAX),
     ]
     dropped = thread | _minorities(kinds, weights, keep)
@@ -243,7 +243,7 @@ def _linked_navigation(document: Document, kept: np.ndarray, weights: np.ndarray
     :data:`MIN_CHARS_BESIDE_COMMENTS_NOT_FORUM` of other kept text says the article is there.
     """
     linked = container_link_shares(document)[:, LINK_LEVELS.index(0)] > LINK_DENSITY_MIN
-    chosen = kept & linked & ((regions & REGION_BITS["nav"]) != 0)
+    chosen = kept & linked & _in_region(regions, "nav")
     beside = float(weights[kept & ~chosen].sum())
     return chosen if chosen.any() and beside >= MIN_CHARS_BESIDE_COMMENTS_NOT_FORUM else np.zeros_like(kept)
 
@@ -295,12 +295,12 @@ def instead_of_nothing(document: Document, *, include_comments: bool | None) -> 
     if not body.any():
         return body
     kept = _whole_paragraphs_of(document, body) & ~hidden_blocks(document)
-    return kept if include_comments else kept & ~_in_comments(leaf_regions(document))
+    return kept if include_comments else kept & ~_in_region(leaf_regions(document), "comment")
 
 
-def _in_comments(regions: np.ndarray) -> np.ndarray:
-    """Whether each leaf sits in a comment thread, from its region bits (:func:`leaf_regions`; bool per leaf)."""
-    return (regions & REGION_BITS["comment"]) != 0
+def _in_region(regions: np.ndarray, region: str) -> np.ndarray:
+    """Whether each leaf sits in ``region`` (a comment thread, navigation, ...), from its :func:`leaf_regions` bits."""
+    return (regions & REGION_BITS[region]) != 0
 
 
 def _whole_paragraphs_of(document: Document, leaves: np.ndarray) -> np.ndarray:
