@@ -191,7 +191,11 @@ class MetadataModel(BaseModel):
     title: str | None = Field(None, description="The headline, without the site's name.")
     author: list[str] = Field(default_factory=list, description="Author names, as the page shows them.")
     date_published: str | None = Field(
-        None, description="ISO 8601 day the page shows as its date (its last update where it shows that instead)."
+        None,
+        description=(
+            "ISO 8601 day the page shows as its date (its last update where it shows that instead); on a page"
+            " typed product, service, collection or listing, only a day its structured data declares."
+        ),
     )
     date_modified: str | None = Field(None, description="ISO 8601 day of the last change, from structured data.")
     site_name: str | None = None

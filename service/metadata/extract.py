@@ -142,6 +142,14 @@ def _published(
     modified: str | None,
 ) -> str | None:
     """The publication day (see :mod:`service.metadata.published`) from the page's date clues."""
+    declared, source, in_head = _declared(document, meta, main)
+    headline = document.markup.headings[0] if document.markup.headings else ""
+    clues = DateClues(declared, source, modified, document.markup.times, url, headline, head_declares=bool(in_head))
+    return published_day(clues, seen)
+
+
+def _declared(document: Document, meta: dict[str, list[str]], main: dict[str, Any]) -> tuple[str, str, str]:
+    """The declared publication as written ("" where none), where it came from, and the head's own declaration."""
     in_head = _earliest_dated(meta, (*PUBLISHED_META, *_named_like(meta, "publish")))
     declared, source = _ld_text(main, "datePublished", "dateCreated", "uploadDate"), JSON_LD
     if not iso_day(declared):
@@ -149,9 +157,13 @@ def _published(
     if not declared:
         items = document.markup.item_dates
         declared, source = next((v for k, v in items if k != "datemodified" and iso_day(v)), ""), MICRODATA
-    headline = document.markup.headings[0] if document.markup.headings else ""
-    clues = DateClues(declared, source, modified, document.markup.times, url, headline, head_declares=bool(in_head))
-    return published_day(clues, seen)
+    return declared, source, in_head
+
+
+def declares_publication(document: Document, ld: JsonLd) -> bool:
+    """Whether the page's structured data (JSON-LD, the head's ``<meta>``, microdata) declares its publication day."""
+    declared, _, _ = _declared(document, _meta_index(document.markup), ld.main() or {})
+    return iso_day(declared) is not None
 
 
 def _author(

@@ -10,7 +10,8 @@ ARTICLE = "article"  # the type pruning's article rules and the decision thresho
 FORUM = "forum"  # the type whose comment threads pruning keeps
 LISTING, COLLECTION = "listing", "collection"  # where pruning lets sidebars give way as on articles
 PRODUCT = "product"  # the type whose customer reviews pruning treats as an article's comments
-PAGE_TYPES = (ARTICLE, COLLECTION, "documentation", FORUM, LISTING, PRODUCT, "service")
+SERVICE = "service"
+PAGE_TYPES = (ARTICLE, COLLECTION, "documentation", FORUM, LISTING, PRODUCT, SERVICE)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,9 @@ from service.parsing.lexbor import parse_html
 BODY = "<p>Some paragraph that is long enough to be the body of the page, with words in it.</p>"
 
 
+def page(head: str = "", body: str = BODY) -> str:
+    return f"<!doctype html><html><head>{head}</head><body>{body}</body></html>"
+
+
 def metadata_of_page(head: str = "", body: str = BODY, url: str | None = "https://example.com/guide") -> Metadata:
-    html = f"<!doctype html><html><head>{head}</head><body>{body}</body></html>"
-    return extract_metadata(parse_html(html), url)
+    return extract_metadata(parse_html(page(head, body)), url)

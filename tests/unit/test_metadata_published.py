@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
-from service.metadata.dates import day_readings, url_day
-from service.metadata.published import HEAD_META, JSON_LD, DateClues, published_day
-from service.metadata.visible import Visible
+import numpy as np
+import pytest
 
-from support.metadata_pages import BODY, metadata_of_page
+from service.metadata.dates import day_readings, url_day
+from service.metadata.fields import ARTICLE, PAGE_TYPES
+from service.metadata.page_type import N_FEATURES, PageTypeModel
+from service.metadata.published import HEAD_META, JSON_LD, DateClues, published_day
+from service.metadata.reader import UNDATED_TYPES, MetadataReader
+from service.metadata.visible import Visible
+from service.parsing.lexbor import parse_html
+
+from support.metadata_pages import BODY, metadata_of_page, page
 
 
 def published(head: str = "", body: str = BODY, url: str = "https://example.com/guide") -> str | None:
@@ -187,3 +194,40 @@ def test_a_declared_time_without_a_zone_gives_way_to_the_page_s_first_day_a_day_
     assert published_day(timed, Visible("no date here")) == "2024-05-28"  # the first <time>'s day
     assert published_day(DateClues("2026-02-15T03:05:48+00:00", JSON_LD), seen) == "2026-02-15"  # a zone: kept
     assert published_day(DateClues("2026-02-17 03:05:48", JSON_LD), seen) == "2026-02-17"  # no day away: kept
+
+
+def typed_as(page_type: str) -> MetadataReader:
+    """A reader whose page-type model says ``page_type`` of every page (only its intercepts differ)."""
+    model = PageTypeModel(
+        classes=PAGE_TYPES,
+        vocabulary=(),
+        mean=np.zeros(N_FEATURES),
+        scale=np.ones(N_FEATURES),
+        coef=np.zeros((len(PAGE_TYPES), N_FEATURES)),
+        intercept=np.array([5.0 if name == page_type else 0.0 for name in PAGE_TYPES]),
+    )
+    return MetadataReader(model)
+
+
+# A shop's page: the only date it shows is a customer review's.
+REVIEWED = f"<h1>Trail Runner 3</h1><p>Reviewed on March 3, 2024 by a customer.</p>{BODY}"
+
+
+@pytest.mark.parametrize("page_type", sorted(UNDATED_TYPES))
+def test_a_page_that_is_no_published_item_takes_no_publication_from_its_text_alone(page_type: str) -> None:
+    document = parse_html(page(body=REVIEWED))
+    assert typed_as(ARTICLE).read(document).date_published == "2024-03-03"
+    metadata = typed_as(page_type).read(parse_html(page(body=REVIEWED)))
+    assert metadata.page_type == page_type
+    assert metadata.date_published is None
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        '<meta property="article:published_time" content="2024-03-03T10:00:00+00:00">',
+        '<script type="application/ld+json">{"@type": "WebPage", "datePublished": "2024-03-03"}</script>',
+    ],
+)
+def test_such_a_page_keeps_the_publication_it_declares(head: str) -> None:
+    assert typed_as("listing").read(parse_html(page(head, REVIEWED))).date_published == "2024-03-03"
