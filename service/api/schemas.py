@@ -189,12 +189,18 @@ class MetadataModel(BaseModel):
     """What the page says about itself; a field is left out where the page does not say."""
 
     title: str | None = Field(None, description="The headline, without the site's name.")
-    author: list[str] = Field(default_factory=list, description="Author names, as the page shows them.")
+    author: list[str] = Field(
+        default_factory=list,
+        description=(
+            "Author names, as the page shows them; on a page typed product, service, collection or listing"
+            " (and unlikely an article), only names its structured data gives."
+        ),
+    )
     date_published: str | None = Field(
         None,
         description=(
             "ISO 8601 day the page shows as its date (its last update where it shows that instead); on a page"
-            " typed product, service, collection or listing, only a day its structured data declares."
+            " typed product, service, collection or listing (and unlikely an article), only a declared one."
         ),
     )
     date_modified: str | None = Field(None, description="ISO 8601 day of the last change, from structured data.")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
@@ -160,10 +161,21 @@ def _declared(document: Document, meta: dict[str, list[str]], main: dict[str, An
     return declared, source, in_head
 
 
-def declares_publication(document: Document, ld: JsonLd) -> bool:
-    """Whether the page's structured data (JSON-LD, the head's ``<meta>``, microdata) declares its publication day."""
-    declared, _, _ = _declared(document, _meta_index(document.markup), ld.main() or {})
-    return iso_day(declared) is not None
+def declared_only(metadata: Metadata, document: Document, ld: JsonLd) -> Metadata:
+    """``metadata`` with a publication day and an author only where the page's structured data declares them.
+
+    For a page that is no published item (a product, a listing), whose dates and names are its
+    reviews' and entries'. The day stays where JSON-LD, the head's ``<meta>`` or microdata declare a
+    publication; the author where JSON-LD or ``<meta>`` name it, else their names replace it.
+    """
+    meta, main = _meta_index(document.markup), ld.main() or {}
+    declared, _, _ = _declared(document, meta, main)
+    structured = _head_authors(meta, ld, main)
+    return replace(
+        metadata,
+        date_published=metadata.date_published if iso_day(declared) else None,
+        author=metadata.author if set(metadata.author) <= set(structured) else structured,
+    )
 
 
 def _author(

@@ -196,38 +196,54 @@ def test_a_declared_time_without_a_zone_gives_way_to_the_page_s_first_day_a_day_
     assert published_day(DateClues("2026-02-17 03:05:48", JSON_LD), seen) == "2026-02-17"  # no day away: kept
 
 
-def typed_as(page_type: str) -> MetadataReader:
-    """A reader whose page-type model says ``page_type`` of every page (only its intercepts differ)."""
+def typed_as(page_type: str, article_logit: float = 0.0) -> MetadataReader:
+    """A reader whose page-type model says ``page_type`` of every page (only its intercepts differ).
+
+    ``article_logit``: the article's intercept (the others but ``page_type``'s are 0, its 5), which sets
+    how likely the model finds it that the page is an article after all.
+    """
+    intercepts = {name: 5.0 if name == page_type else article_logit if name == ARTICLE else 0.0 for name in PAGE_TYPES}
     model = PageTypeModel(
         classes=PAGE_TYPES,
         vocabulary=(),
         mean=np.zeros(N_FEATURES),
         scale=np.ones(N_FEATURES),
         coef=np.zeros((len(PAGE_TYPES), N_FEATURES)),
-        intercept=np.array([5.0 if name == page_type else 0.0 for name in PAGE_TYPES]),
+        intercept=np.array([intercepts[name] for name in PAGE_TYPES]),
     )
     return MetadataReader(model)
 
 
-# A shop's page: the only date it shows is a customer review's.
-REVIEWED = f"<h1>Trail Runner 3</h1><p>Reviewed on March 3, 2024 by a customer.</p>{BODY}"
+# A shop's page: the only date and name it shows are a customer review's.
+REVIEWED = f"<h1>Trail Runner 3</h1><p>By Jane Roe</p><p>Reviewed on March 3, 2024.</p>{BODY}"
 
 
 @pytest.mark.parametrize("page_type", sorted(UNDATED_TYPES))
-def test_a_page_that_is_no_published_item_takes_no_publication_from_its_text_alone(page_type: str) -> None:
-    document = parse_html(page(body=REVIEWED))
-    assert typed_as(ARTICLE).read(document).date_published == "2024-03-03"
+def test_a_page_that_is_no_published_item_takes_no_date_or_author_from_its_text(page_type: str) -> None:
+    as_article = typed_as(ARTICLE).read(parse_html(page(body=REVIEWED)))
+    assert (as_article.date_published, as_article.author) == ("2024-03-03", ("Jane Roe",))
     metadata = typed_as(page_type).read(parse_html(page(body=REVIEWED)))
     assert metadata.page_type == page_type
-    assert metadata.date_published is None
+    assert (metadata.date_published, metadata.author) == (None, ())
 
 
 @pytest.mark.parametrize(
     "head",
     [
-        '<meta property="article:published_time" content="2024-03-03T10:00:00+00:00">',
-        '<script type="application/ld+json">{"@type": "WebPage", "datePublished": "2024-03-03"}</script>',
+        '<meta property="article:published_time" content="2024-03-03T10:00:00+00:00">'
+        '<meta name="author" content="Ada Lovelace">',
+        '<script type="application/ld+json">{"@type": "WebPage", "datePublished": "2024-03-03",'
+        ' "author": {"@type": "Person", "name": "Ada Lovelace"}}</script>',
     ],
 )
-def test_such_a_page_keeps_the_publication_it_declares(head: str) -> None:
-    assert typed_as("listing").read(parse_html(page(head, REVIEWED))).date_published == "2024-03-03"
+def test_such_a_page_keeps_the_publication_and_author_it_declares(head: str) -> None:
+    metadata = typed_as("listing").read(parse_html(page(head, REVIEWED)))
+    assert (metadata.date_published, metadata.author) == ("2024-03-03", ("Ada Lovelace",))
+
+
+def test_a_listing_that_may_be_an_article_keeps_what_its_text_shows() -> None:
+    """A 2012 blog post the model takes for a listing, with some doubt: its byline and date stay."""
+    metadata = typed_as("listing", article_logit=3.0).read(parse_html(page(body=REVIEWED)))
+    assert metadata.page_type == "listing"
+    assert metadata.page_type_confidence is not None and metadata.page_type_confidence < 0.9
+    assert (metadata.date_published, metadata.author) == ("2024-03-03", ("Jane Roe",))
