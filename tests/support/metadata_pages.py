@@ -9,8 +9,9 @@ from service.parsing.lexbor import parse_html
 BODY = "<p>Some paragraph that is long enough to be the body of the page, with words in it.</p>"
 
 
-def page(head: str = "", body: str = BODY) -> str:
-    return f"<!doctype html><html><head>{head}</head><body>{body}</body></html>"
+def page(head: str = "", body: str = BODY, lang: str = "") -> str:
+    lang_attribute = f' lang="{lang}"' if lang else ""
+    return f"<!doctype html><html{lang_attribute}><head>{head}</head><body>{body}</body></html>"
 
 
 def metadata_of_page(head: str = "", body: str = BODY, url: str | None = "https://example.com/guide") -> Metadata:

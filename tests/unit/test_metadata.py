@@ -19,12 +19,7 @@ from service.metadata.visible import Visible
 from service.parsing import lexbor
 from service.parsing.lexbor import parse_html, python_walk
 
-BODY = "<p>Some paragraph that is long enough to be the body of the page, with words in it.</p>"
-
-
-def page(head: str = "", body: str = BODY, lang: str = "") -> str:
-    lang_attribute = f' lang="{lang}"' if lang else ""
-    return f"<!doctype html><html{lang_attribute}><head>{head}</head><body>{body}</body></html>"
+from support.metadata_pages import BODY, page
 
 
 def metadata_of(html: str, url: str | None = "https://example.com/news/story") -> Metadata:
