@@ -31,6 +31,13 @@ from service.settings import DEFAULT_BACKEND, Settings
 DEFAULT_OPTIONS = Options()
 
 
+# The metadata fields a Markdown front matter carries after the title, in this order, where the page gives them.
+FRONT_MATTER_FIELDS = (
+    "author", "date_published", "date_modified", "site_name", "language", "description", "image",
+    "canonical_url", "tags", "page_type",
+)  # fmt: skip
+
+
 @dataclass(frozen=True, slots=True)
 class ExtractedBlock:
     """One block as a caller sees it: its text, the backend's verdict and where it is."""
@@ -170,7 +177,7 @@ def finish(
     shift = decision_shift(backend.name, options.favor, page_type)
     labels = final_labels(document, labels, shift, include_comments=options.include_comments, page_type=page_type)
     keep = labels.labels
-    chosen = render_options(document, backend, options, url)
+    chosen = render_options(document, backend, options, url, metadata)
     text = render_text(document, keep, chosen)
     content = text if options.format == TEXT else output_format(options.format).render(document, keep, chosen)
     stages = {**timings, "render": elapsed_ms(started)}  # timings: the earlier stages' (parse, metadata, classify)
@@ -219,17 +226,31 @@ def _decided(
     return whole_paragraphs(document, pruned)  # again: a hidden span or a button inside a paragraph was pruned
 
 
-def render_options(document: Document, backend: Backend, options: Options, url: str | None) -> RenderOptions:
+def render_options(
+    document: Document, backend: Backend, options: Options, url: str | None, metadata: Metadata
+) -> RenderOptions:
     """What the renderers are asked for: the caller's choices, with the page's title and front matter."""
-    fields = {"title": document.title, "url": url or "", "backend": backend.name}
     return RenderOptions(
         base_url=url,
         links=options.include_links,
         images=options.include_images,
         tables=options.include_tables,
         title=document.title if options.include_title else None,
-        front_matter={key: value for key, value in fields.items() if value} if options.front_matter else None,
+        front_matter=front_matter_fields(document, metadata, url, backend.name) if options.front_matter else None,
     )
+
+
+def front_matter_fields(
+    document: Document, metadata: Metadata, url: str | None, backend: str
+) -> dict[str, str | tuple[str, ...]]:
+    """The page's metadata as Markdown front matter: the response's title, the fields the page gives, url, backend."""
+    fields = {
+        "title": metadata.title or document.title,
+        **{name: getattr(metadata, name) for name in FRONT_MATTER_FIELDS},
+        "url": url,
+        "backend": backend,
+    }
+    return {key: value for key, value in fields.items() if value}
 
 
 def warm_up(extractor: Extractor, backends: Iterable[str]) -> None:

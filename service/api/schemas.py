@@ -80,7 +80,11 @@ class OutputOptions(BaseModel):
         False, description="Put the page's title first as a heading, unless a kept heading already says it."
     )
     front_matter: bool = Field(
-        False, description="format=markdown: begin with YAML front matter (title, url, backend)."
+        False,
+        description=(
+            "format=markdown: begin with YAML front matter: the title and every metadata field the page gives"
+            " (author, date_published, site_name, language, tags, page_type ...), then url and backend."
+        ),
     )
     target_selector: str | None = Field(
         None, description="CSS selector: only what the matching elements hold is classified (422 if none match)."

@@ -62,7 +62,7 @@ OPTION_HELP = {
     "include_images": "images in html and markdown, lazy-load attributes resolved",
     "include_tables": "--no-include-tables leaves data tables out",
     "include_title": "the page's title once, as the first heading",
-    "front_matter": "markdown: begin with YAML front matter (title, url, backend)",
+    "front_matter": "markdown: begin with YAML front matter (the title and the page's metadata, url, backend)",
     "target_selector": "only what the matching elements hold is classified",
     "remove_selector": "the matching elements are removed before classification",
 }

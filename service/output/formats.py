@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,6 +25,7 @@ from service.output.trim import with_title, without_tables
 from service.parsing.document import Document
 
 _BLANK_RUN = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")  # 2+ blank lines: at most one survives
+_YAML_BREAKS = re.compile("[\x85\u2028\u2029]")  # line breaks to YAML, not to JSON
 
 TEXT = "text"
 
@@ -38,7 +39,7 @@ class RenderOptions:
     images: bool = False
     tables: bool = True
     title: str | None = None  # put first as a heading (unless a kept heading says it already)
-    front_matter: Mapping[str, str] | None = None  # markdown: these fields as YAML front matter
+    front_matter: Mapping[str, str | Sequence[str]] | None = None  # markdown: these fields as YAML front matter
 
 
 DEFAULTS = RenderOptions()
@@ -74,10 +75,20 @@ def render_markdown(document: Document, keep: np.ndarray, options: RenderOptions
     return front_matter(options.front_matter) + body if options.front_matter is not None else body
 
 
-def front_matter(fields: Mapping[str, str]) -> str:
-    """YAML front matter; each value a JSON string, which YAML reads as the same string."""
-    lines = [f"{key}: {json.dumps(value, ensure_ascii=False)}" for key, value in fields.items()]
+def front_matter(fields: Mapping[str, str | Sequence[str]]) -> str:
+    """YAML front matter; each value as JSON (a string, or a list of strings), which YAML reads as the same value.
+
+    The line and paragraph separators and NEL, which JSON leaves as they are and YAML reads as line
+    breaks, are escaped as YAML's double-quoted strings allow.
+    """
+    lines = [
+        f"{key}: {_YAML_BREAKS.sub(_escaped, json.dumps(value, ensure_ascii=False))}" for key, value in fields.items()
+    ]
     return "---\n" + "".join(line + "\n" for line in lines) + "---\n\n"
+
+
+def _escaped(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
 
 
 Renderer = Callable[[Document, np.ndarray, RenderOptions], str]

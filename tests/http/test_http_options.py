@@ -9,6 +9,7 @@ from ipaddress import ip_network
 
 import httpx
 import pytest
+import yaml
 
 from service.options import Options
 from service.output.formats import FORMATS
@@ -33,7 +34,10 @@ def test_query_options_reach_the_pipeline(client: httpx.Client) -> None:
     response = client.post("/extract", params=params, content=PAGE, headers=RAW)
     assert response.status_code == 200, response.text
     body = response.json()
-    assert body["markdown"].startswith('---\ntitle: "Night trains"\nbackend: "boilerpipe"\n---\n\n')
+    head, _, _ = body["markdown"].removeprefix("---\n").partition("\n---\n\n")
+    front_matter = yaml.safe_load(head)
+    assert front_matter["title"] == body["title"] == "Night trains are back"  # the metadata's, as the response's
+    assert front_matter["backend"] == "boilerpipe" and front_matter["page_type"] == body["metadata"]["page_type"]
     assert "Vienna" in body["markdown"]
     assert 0.0 <= body["readable"] <= 1.0
     without = client.post("/extract", params={**params, "include_comments": "false"}, content=PAGE, headers=RAW)

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+import yaml
 
 from service.backends import favor
 from service.backends.base import Backend, BlockLabels
@@ -179,15 +180,35 @@ def test_target_selector_restricts_and_remove_selector_prunes(extractor: Extract
         run(extractor, remove_selector="div >")
 
 
-def test_front_matter_carries_title_url_and_backend(extractor: Extractor) -> None:
-    markdown = run(extractor, format="markdown", front_matter=True).content
-    head, _, body = markdown.partition("\n---\n\n")
-    assert head.splitlines() == [
-        "---",
-        'title: "Night trains are back | Example News"',
-        'url: "https://example.org/news/a"',
-        'backend: "keep_all"',
-    ]
+# The page with what a front matter carries: its author, date, site, language, description (with a line
+# separator, which YAML would read as a line break) and keywords.
+DESCRIBED = PAGE.replace(
+    "<html><head>",
+    '<html lang="en"><head><meta property="og:site_name" content="Example News"><meta name="author" content="Ann Roe">'
+    '<meta property="article:published_time" content="2025-03-01T08:00:00Z">'
+    '<meta name="description" content="Sleepers return:\u2028one line.">'
+    '<meta name="keywords" content="rail, night trains">',
+)
+
+
+def test_front_matter_carries_the_metadata(extractor: Extractor) -> None:
+    extraction = run(extractor, DESCRIBED, format="markdown", front_matter=True)
+    head, _, body = extraction.content.partition("\n---\n\n")
+    assert head.startswith("---\n")
+    fields = yaml.safe_load(head.removeprefix("---\n"))
+    assert fields == {
+        "title": "Night trains are back",  # the response's title (the head's, without the site's name)
+        "author": ["Ann Roe"],
+        "date_published": "2025-03-01",
+        "site_name": "Example News",
+        "language": "en",
+        "description": "Sleepers return:\u2028one line.",
+        "tags": ["rail", "night trains"],
+        "url": "https://example.org/news/a",
+        "backend": "keep_all",
+    }
+    assert fields["title"] == extraction.title and fields["author"] == list(extraction.metadata.author)
+    assert list(fields)[:2] == ["title", "author"] and list(fields)[-2:] == ["url", "backend"]
     assert "\n# Night trains are back\n" in f"\n{body}" and not body.startswith("---")
 
 
