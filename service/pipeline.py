@@ -177,13 +177,14 @@ def finish(
     shift = decision_shift(backend.name, options.favor, page_type)
     labels = final_labels(document, labels, shift, include_comments=options.include_comments, page_type=page_type)
     keep = labels.labels
-    chosen = render_options(document, backend, options, url, metadata)
+    title = metadata.title or document.title  # the response's, the heading's and the front matter's
+    chosen = render_options(title, backend, options, url, metadata)
     text = render_text(document, keep, chosen)
     content = text if options.format == TEXT else output_format(options.format).render(document, keep, chosen)
     stages = {**timings, "render": elapsed_ms(started)}  # timings: the earlier stages' (parse, metadata, classify)
     return Extraction(
         text=text,
-        title=metadata.title or document.title,
+        title=title,
         backend=backend.name,
         backend_version=backend.version,
         timings={**stages, "total": sum(stages.values())},
@@ -227,25 +228,25 @@ def _decided(
 
 
 def render_options(
-    document: Document, backend: Backend, options: Options, url: str | None, metadata: Metadata
+    title: str, backend: Backend, options: Options, url: str | None, metadata: Metadata
 ) -> RenderOptions:
-    """What the renderers are asked for: the caller's choices, with the page's title and front matter."""
+    """What the renderers are asked for: the caller's choices, with the page's ``title`` and front matter."""
     return RenderOptions(
         base_url=url,
         links=options.include_links,
         images=options.include_images,
         tables=options.include_tables,
-        title=document.title if options.include_title else None,
-        front_matter=front_matter_fields(document, metadata, url, backend.name) if options.front_matter else None,
+        title=title if options.include_title else None,
+        front_matter=front_matter_fields(title, metadata, url, backend.name) if options.front_matter else None,
     )
 
 
 def front_matter_fields(
-    document: Document, metadata: Metadata, url: str | None, backend: str
+    title: str, metadata: Metadata, url: str | None, backend: str
 ) -> dict[str, str | tuple[str, ...]]:
-    """The page's metadata as Markdown front matter: the response's title, the fields the page gives, url, backend."""
+    """The page's metadata as Markdown front matter: its title, the fields the page gives, url, backend."""
     fields = {
-        "title": metadata.title or document.title,
+        "title": title,
         **{name: getattr(metadata, name) for name in FRONT_MATTER_FIELDS},
         "url": url,
         "backend": backend,

@@ -168,6 +168,12 @@ def test_include_title_adds_it_once_as_the_first_heading(extractor: Extractor) -
         content = run(extractor, page, format=output, include_title=True).content
         assert content.startswith(first) and content.count("Sleeper news") == 1
     assert "Sleeper news" not in run(extractor, page).text
+    # the heading is the response's title: the head's, without the site's name the head appends
+    sited = (
+        f"<title>Sleeper news | Example News</title><meta property='og:site_name' content='Example News'><p>{LONG}</p>"
+    )
+    extraction = run(extractor, sited, format="markdown", include_title=True)
+    assert extraction.title == "Sleeper news" and extraction.content.startswith("# Sleeper news\n\n")
 
 
 def test_target_selector_restricts_and_remove_selector_prunes(extractor: Extractor) -> None:
