@@ -271,8 +271,17 @@ def _language(lang: str, meta: dict[str, list[str]], main: dict[str, Any]) -> st
         tag = candidate.strip().split(",")[0].strip()
         if _BCP47.match(tag):
             parts = tag.replace("_", "-").split("-")
-            return "-".join([parts[0].lower(), *(p.upper() if len(p) == 2 else p for p in parts[1:])])
+            return "-".join([parts[0].lower(), *map(_subtag_case, parts[1:])])
     return None
+
+
+def _subtag_case(subtag: str) -> str:
+    """BCP 47's conventional case of a subtag after the language: a region upper, a script title ("zh-Hans-CN")."""
+    if len(subtag) == 2 or (len(subtag) == 3 and subtag.isdigit()):
+        return subtag.upper()
+    if len(subtag) == 4 and subtag.isalpha():
+        return subtag.title()
+    return subtag.lower()
 
 
 def _ld_image(ld: JsonLd, main: dict[str, Any]) -> str:

@@ -144,6 +144,9 @@ def test_visible_date_wins_where_structured_data_names_it_too() -> None:
 def test_html_lang_is_a_bcp47_tag() -> None:
     assert metadata_of(page(lang="pt_br")).language == "pt-BR"
     assert metadata_of(page(lang="de")).language == "de"
+    assert metadata_of(page(lang="ZH-hans-cn")).language == "zh-Hans-CN"  # script title case, region upper
+    assert metadata_of(page(lang="es-419")).language == "es-419"  # a numeric region
+    assert metadata_of(page(lang="de-DE-1996")).language == "de-DE-1996"
     assert metadata_of(page(lang="not a tag!")).language is None
 
 
