@@ -77,7 +77,10 @@ class OutputOptions(BaseModel):
     )
     include_tables: bool = Field(True, description="false leaves data tables out (a layout table stays).")
     include_title: bool = Field(
-        False, description="Put the page's title first as a heading, unless a kept heading already says it."
+        False,
+        description=(
+            "Put the page's title (the response's title) first as a heading, unless a kept heading already says it."
+        ),
     )
     front_matter: bool = Field(
         False,

@@ -61,7 +61,7 @@ OPTION_HELP = {
     "include_links": "links in html and markdown",
     "include_images": "images in html and markdown, lazy-load attributes resolved",
     "include_tables": "--no-include-tables leaves data tables out",
-    "include_title": "the page's title once, as the first heading",
+    "include_title": "the page's title (the response's) once, as the first heading",
     "front_matter": "markdown: begin with YAML front matter (the title and the page's metadata, url, backend)",
     "target_selector": "only what the matching elements hold is classified",
     "remove_selector": "the matching elements are removed before classification",
