@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from functools import cache, cached_property
 from typing import Any
 
@@ -31,11 +31,9 @@ from service.settings import DEFAULT_BACKEND, Settings
 DEFAULT_OPTIONS = Options()
 
 
-# The metadata fields a Markdown front matter carries after the title, in this order, where the page gives them.
-FRONT_MATTER_FIELDS = (
-    "author", "date_published", "date_modified", "site_name", "language", "description", "image",
-    "canonical_url", "tags", "page_type",
-)  # fmt: skip
+# The metadata fields a Markdown front matter carries after the title, in Metadata's order, where the page
+# gives them: every field but the title (first, the response's) and the page type's confidence (a number).
+FRONT_MATTER_FIELDS = tuple(f.name for f in fields(Metadata) if f.name not in {"title", "page_type_confidence"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,13 +243,13 @@ def front_matter_fields(
     title: str, metadata: Metadata, url: str | None, backend: str
 ) -> dict[str, str | tuple[str, ...]]:
     """The page's metadata as Markdown front matter: its title, the fields the page gives, url, backend."""
-    fields = {
+    record = {
         "title": title,
         **{name: getattr(metadata, name) for name in FRONT_MATTER_FIELDS},
         "url": url,
         "backend": backend,
     }
-    return {key: value for key, value in fields.items() if value}
+    return {key: value for key, value in record.items() if value}
 
 
 def warm_up(extractor: Extractor, backends: Iterable[str]) -> None:
