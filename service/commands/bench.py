@@ -7,7 +7,9 @@ systems. Reports docs/s, ms/doc p50/p99 and peak RSS, as a table and JSON, and f
 each backend the mean time of the metadata pass inside its extraction and
 its share of the whole.
 
-Any set of pages: ``--data``, ``--part``, ``--page-type`` (:mod:`service.commands.bench_pages`).
+Any set of pages: ``--data``, ``--part``, ``--page-type`` (:mod:`service.commands.bench_pages`);
+``--rounds N`` times them all N times and reads each speed-up within a round
+(:mod:`service.commands.bench_rounds`).
 ``parse`` is the floor with the walk that serves (compiled where built), ``parse-python`` the same
 with the pure-Python walk. ``--plot OUT.png`` draws word F1 against docs/s
 (:mod:`service.commands.bench_plot`).
@@ -28,11 +30,11 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 from threadpoolctl import threadpool_limits
 
+from service.commands.arguments import positive_int
 from service.commands.bench_pages import (
     PageSelectionError,
     add_page_arguments,
@@ -40,6 +42,7 @@ from service.commands.bench_pages import (
     selected_files,
     selected_pages,
 )
+from service.commands.bench_rounds import BenchRow, Round, format_speedups, median_rows, rotated
 from service.commands.pages import load_pages, page_files
 from service.paths import default_data_dir
 from service.runtime.heap import settle_heap
@@ -49,8 +52,6 @@ PARSE_PYTHON_FLOOR = "parse-python"  # the floor with the pure-Python walk, for 
 FLOORS = {PARSE_FLOOR: "parse floor", PARSE_PYTHON_FLOOR: "parse floor, Python walk"}
 WARMUP_PAGES = 20
 STAGES = ("parse", "classify", "render", "metadata")  # the pipeline's own timings (Extraction.timings)
-# One system's figures: numbers and names, and each stage's mean milliseconds (stage_ms_mean).
-BenchRow = dict[str, Any]
 ENCODING_PAGES = 200  # pages for --input-encodings unless --limit says otherwise
 
 
@@ -66,6 +67,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--peers", default="", help="comma-separated peers, e.g. trafilatura,resiliparse")
     parser.add_argument("--limit", type=int, default=0, help="only the first N pages (0: all)")
     parser.add_argument("--core", type=int, default=0, help="the CPU core every system is pinned to")
+    parser.add_argument(
+        "--rounds",
+        type=positive_int,
+        default=1,
+        help="time every system this many times, in rotated order; report each one's median round and each"
+        " backend's speed-up over each peer within every round (min, median, max)",
+    )
     parser.add_argument("--json", type=Path, default=None, help="also write the results here")
     parser.add_argument("--plot", type=Path, default=None, help="draw word F1 against docs/s into this PNG")
     parser.add_argument(
@@ -173,6 +181,14 @@ def measure(name: str, pages: list[bytes]) -> BenchRow:
     }
 
 
+def _backends(names: list[str]) -> list[str]:
+    return [name for name in names if name not in FLOORS and not name.startswith("peer:")]
+
+
+def _peers(names: list[str]) -> list[str]:
+    return [name for name in names if name.startswith("peer:")]
+
+
 def _run_child(name: str, args: argparse.Namespace, data_dir: Path) -> BenchRow:
     command = [sys.executable, "-m", "service", "bench", "--system", name, "--data", str(data_dir)]
     command += ["--limit", str(args.limit), "--core", str(args.core), *child_arguments(args)]
@@ -244,18 +260,24 @@ def run(args: argparse.Namespace) -> int:
     names = list(FLOORS)
     names += [n for n in args.backends.split(",") if n]
     names += [f"peer:{n}" for n in args.peers.split(",") if n]
-    rows = []
-    for name in names:
-        print(f"bench: {name} ...", file=sys.stderr, flush=True)
-        rows.append(_run_child(name, args, data_dir))
+    rounds: list[Round] = []
+    for number in range(args.rounds):
+        timed = {}
+        for name in rotated(names, number):
+            print(f"bench: {name} (round {number + 1}/{args.rounds}) ...", file=sys.stderr, flush=True)
+            timed[name] = _run_child(name, args, data_dir)
+        rounds.append(timed)
+    rows = median_rows(rounds, names)
     cpu = _cpu_model()
-    print(f"# {rows[0]['pages']} pages of {described}, one process per system pinned to core {args.core}; {cpu}")
+    counted = f"{args.rounds} rounds, each system's median round" if args.rounds > 1 else "one round"
+    print(f"# {rows[0]['pages']} pages of {described}, one process per system pinned to core {args.core}; {counted}")
+    print(f"# {cpu}")
     print(format_table(rows))
-    stages = format_stages(rows)
-    if stages:
-        print(f"\n{stages}")
+    for extra in (format_stages(rows), format_speedups(rounds, _backends(names), _peers(names))):
+        if extra:
+            print(f"\n{extra}")
     if args.json:
-        record = {"cpu": cpu, "data": str(data_dir), "pages": described, "results": rows}
+        record = {"cpu": cpu, "data": str(data_dir), "pages": described, "results": rows, "rounds": rounds}
         args.json.write_text(json.dumps(record, indent=2))
     if args.plot:
         from service.commands.bench_plot import plot_command  # noqa: PLC0415 - matplotlib only when asked

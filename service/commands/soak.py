@@ -29,6 +29,7 @@ from typing import Any
 import httpx
 import numpy as np
 
+from service.commands.arguments import positive_int
 from service.commands.load_client import drive
 from service.commands.load_server import Server, usable_cores
 from service.commands.pages import load_pages
@@ -38,22 +39,15 @@ MIB = 1024 * 1024
 PER_REQUESTS = 1000  # the growth is given per this many requests
 
 
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--data", type=Path, default=None, help="WCXB-layout corpus (default: EXTRACT_DATA_DIR, else the dev pages)"
     )
-    parser.add_argument("--requests", type=_positive, default=5000, help="requests in all (default 5000)")
-    parser.add_argument("--sample-every", type=_positive, default=500, help="requests between samples (default 500)")
-    parser.add_argument("--concurrency", type=_positive, default=4, help="requests at once (default 4)")
+    parser.add_argument("--requests", type=positive_int, default=5000, help="requests in all (default 5000)")
+    parser.add_argument("--sample-every", type=positive_int, default=500, help="requests between samples (default 500)")
+    parser.add_argument("--concurrency", type=positive_int, default=4, help="requests at once (default 4)")
     parser.add_argument("--backend", default="bilstm", help="backend the started server serves (default bilstm)")
-    parser.add_argument("--workers", type=_positive, default=1, help="server worker processes (default 1)")
+    parser.add_argument("--workers", type=positive_int, default=1, help="server worker processes (default 1)")
     parser.add_argument("--url", default=None, help="drive this server (http://127.0.0.1:PORT) instead of starting one")
     parser.add_argument("--json", type=Path, default=None, help="also write the curve here")
 

@@ -165,3 +165,30 @@ def test_bench_says_where_each_backends_time_goes(tmp_path: Path) -> None:
     assert not any(rows["parse"]["stage_ms_mean"].values())  # the floors have no stages
     table = done.stdout.split("stage ms, mean a page", 1)[1]
     assert "boilerpipe" in table and "parse-python" not in table
+
+
+def test_rounds_time_every_system_each_round_and_read_speed_ups_within_them(tmp_path: Path) -> None:
+    (tmp_path / "html").mkdir()
+    (tmp_path / "html" / "article.html").write_bytes((FIXTURES_DIR / "article.html").read_bytes())
+    out = tmp_path / "bench.json"
+    command = [sys.executable, "-m", "service", "bench", "--data", str(tmp_path), "--backends", "boilerpipe"]
+    command += ["--peers", "resiliparse", "--rounds", "2", "--json", str(out)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=180, check=False, cwd=REPO)
+    assert done.returncode == 0, done.stderr
+    record = json.loads(out.read_text())
+    systems = ["parse", "parse-python", "boilerpipe", "peer:resiliparse"]
+    assert [sorted(timed) for timed in record["rounds"]] == [sorted(systems)] * 2
+    rows = {row["system"]: row for row in record["results"]}
+    assert list(rows) == systems
+    for name, row in rows.items():
+        assert row["docs_per_s_rounds"] == [timed[name]["docs_per_s"] for timed in record["rounds"]]
+        assert row["docs_per_s"] in row["docs_per_s_rounds"]
+    assert "round 2/2" in done.stderr
+    line = next(line for line in done.stdout.splitlines() if line.startswith("boilerpipe / resiliparse"))
+    ratios = [b["boilerpipe"]["docs_per_s"] / b["peer:resiliparse"]["docs_per_s"] for b in record["rounds"]]
+    assert line.split()[-2:] == [f"{r:.2f}" for r in ratios]
+
+
+def test_rounds_must_be_at_least_one() -> None:
+    with pytest.raises(SystemExit):
+        bench_args("--rounds", "0")
