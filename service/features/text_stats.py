@@ -8,6 +8,8 @@ parsing never leaves in text), read as UTF-16 code units into a numpy array
 and classified through one lookup table. Per-leaf counts are then segment
 sums; the rare patterns (an ``@``, a ``://``, a ``#``) are looked for in the
 array only when the joined string has them, and checked at their positions.
+Where ``make build-ext`` built it, one compiled pass over the code units
+(``_text_counts.pyx``) makes the same counts and events; this is its reference.
 
 Definitions (one place, used by every schema that reads them):
 
@@ -254,6 +256,24 @@ class JoinedText:
     @cached_property
     def counts(self) -> np.ndarray:
         """:data:`COUNTS` per leaf (int32, leaves × 6)."""
+        return self._counted[0] if count_leaves is not None else self.python_counts()
+
+    @cached_property
+    def events(self) -> np.ndarray:
+        """:data:`EVENTS` per leaf (int32, leaves × 4), as the module docstring defines them."""
+        return self._counted[1] if count_leaves is not None else self.python_events()
+
+    @cached_property
+    def _counted(self) -> tuple[np.ndarray, np.ndarray]:
+        """:attr:`counts` and :attr:`events` in one compiled pass over the code units (``_text_counts.pyx``)."""
+        assert count_leaves is not None
+        counts = np.empty((len(self), len(COUNTS)), dtype=np.int32)
+        events = np.empty((len(self), len(EVENTS)), dtype=np.int32)
+        count_leaves(self.units, self.classes, self.starts, self.lengths, counts, events)
+        return counts, events
+
+    def python_counts(self) -> np.ndarray:
+        """:attr:`counts` by table look-ups and segment sums: the reference, and what serves where not compiled."""
         if not len(self):
             return np.zeros((0, len(COUNTS)), dtype=np.int32)
         packed = np.add.reduceat(_tables()[1].take(self.units, axis=0), self.starts, axis=0)
@@ -273,9 +293,8 @@ class JoinedText:
         at = np.flatnonzero(self.units == ord(pattern[0]))
         return at[keep(at)]
 
-    @cached_property
-    def events(self) -> np.ndarray:
-        """:data:`EVENTS` per leaf (int32, leaves × 4), as the module docstring defines them."""
+    def python_events(self) -> np.ndarray:
+        """:attr:`events` from each pattern's positions: the reference, and what serves where not compiled."""
         units, classes = self.units, self.classes
         ends = np.flatnonzero((classes & TERMINATOR) != 0)  # nonzero of a bool array is ~10x faster
         found = (
@@ -318,6 +337,19 @@ class JoinedText:
             last_classes = last_classes[np.flatnonzero(np.diff(unit_of_leaf, append=n_units) != 0)]
         unfinished = (worded > 0) & ((last_classes & TERMINATOR) == 0)
         return (ends + unfinished).astype(np.int32)
+
+
+def _load_count_leaves() -> Callable[..., None] | None:
+    """The compiled pass (``_text_counts.pyx``, ``make build-ext``), given the class bits; None where not built."""
+    try:
+        from service.features import _text_counts  # noqa: PLC0415 - optional: built by `make build-ext`
+    except ImportError:
+        return None
+    _text_counts.configure(LETTER, UPPER, DIGIT, PUNCTUATION, SPACE, TERMINATOR)
+    return _text_counts.count_leaves
+
+
+count_leaves = _load_count_leaves()
 
 
 @per_document
