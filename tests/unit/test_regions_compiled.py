@@ -14,11 +14,12 @@ import sys
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from service import features
 from service.features import structure
 from service.features.structure import REGION_BITS, python_region_bits
+
+from support.token_texts import token_texts
 
 compiled = pytest.mark.skipif(
     structure.compiled_region_bits is None, reason="compiled region-word scan not built (make build-ext)"
@@ -32,7 +33,7 @@ _TOKENS = [
     "\u0130",  # I WITH DOT ABOVE: lower-cases to two characters, "i" and a combining dot
     "\u00e9", "\u65b0", "\U0001f600",
 ]  # fmt: skip
-values = st.lists(st.lists(st.sampled_from(_TOKENS), max_size=8).map("".join), max_size=12)
+values = token_texts(_TOKENS, per_text=8, texts=12)
 
 
 @compiled

@@ -13,10 +13,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from service.features import text_stats
 from service.features.text_stats import JoinedText
+
+from support.token_texts import token_texts
 
 compiled = pytest.mark.skipif(text_stats.count_leaves is None, reason="compiled text counts not built (make build-ext)")
 
@@ -24,7 +25,7 @@ _TOKENS = [
     "a", "Z", "é", "É", "7", "٣", " ", "\n", ".", "!", "?", "…", "。", "!!!", "@", "://", ":/", "www.", "ww.",
     "/", "#", "©", "-", ",", "»", "|", "w", "新", "ア", "\U0001f600", "\U00020000", "\u00a0", "\u2028",
 ]  # fmt: skip
-leaves = st.lists(st.lists(st.sampled_from(_TOKENS), max_size=10).map("".join), max_size=8)
+leaves = token_texts(_TOKENS, per_text=10, texts=8)
 
 
 @compiled
