@@ -2,7 +2,7 @@
 
 ``service/parsing/_walk.pyx`` (the block walk), ``service/parsing/_markup.pyx`` (the page's
 markup for the metadata, read off the same Lexbor structs), ``service/parsing/_budget.pyx`` (the page
-budget's attribute-name scan, plain C over the bytes: no headers, no selectolax) and
+budget's attribute-name scan, plain C over the bytes: no headers, no selectolax),
 ``service/features/_regions.pyx`` (the region words in ids and classes, plain C likewise) and
 ``service/features/_text_counts.pyx`` (each text leaf's character counts and events). Built only
 when ``EXTRACT_BUILD_WALK=1`` (``make build-ext``, the Docker builder stages), so a plain
