@@ -181,14 +181,6 @@ def measure(name: str, pages: list[bytes]) -> BenchRow:
     }
 
 
-def _backends(names: list[str]) -> list[str]:
-    return [name for name in names if name not in FLOORS and not name.startswith("peer:")]
-
-
-def _peers(names: list[str]) -> list[str]:
-    return [name for name in names if name.startswith("peer:")]
-
-
 def _run_child(name: str, args: argparse.Namespace, data_dir: Path) -> BenchRow:
     command = [sys.executable, "-m", "service", "bench", "--system", name, "--data", str(data_dir)]
     command += ["--limit", str(args.limit), "--core", str(args.core), *child_arguments(args)]
@@ -257,9 +249,9 @@ def run(args: argparse.Namespace) -> int:
         from service.commands.loadtest import run as run_http  # noqa: PLC0415 - httpx and asyncio only when asked
 
         return run_http(args, data_dir, _cpu_model())
-    names = list(FLOORS)
-    names += [n for n in args.backends.split(",") if n]
-    names += [f"peer:{n}" for n in args.peers.split(",") if n]
+    backends = [n for n in args.backends.split(",") if n]
+    peers = [f"peer:{n}" for n in args.peers.split(",") if n]
+    names = [*FLOORS, *backends, *peers]
     rounds: list[Round] = []
     for number in range(args.rounds):
         timed = {}
@@ -273,7 +265,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"# {rows[0]['pages']} pages of {described}, one process per system pinned to core {args.core}; {counted}")
     print(f"# {cpu}")
     print(format_table(rows))
-    for extra in (format_stages(rows), format_speedups(rounds, _backends(names), _peers(names))):
+    for extra in (format_stages(rows), format_speedups(rounds, backends, peers)):
         if extra:
             print(f"\n{extra}")
     if args.json:
