@@ -9,12 +9,12 @@ from ipaddress import ip_network
 
 import httpx
 import pytest
-import yaml
 
 from service.options import Options
 from service.output.formats import FORMATS
 from service.settings import Settings
 
+from support.front_matter import read_front_matter
 from support.live_server import LiveServer
 from support.upstream import Upstream
 
@@ -34,8 +34,7 @@ def test_query_options_reach_the_pipeline(client: httpx.Client) -> None:
     response = client.post("/extract", params=params, content=PAGE, headers=RAW)
     assert response.status_code == 200, response.text
     body = response.json()
-    head, _, _ = body["markdown"].removeprefix("---\n").partition("\n---\n\n")
-    front_matter = yaml.safe_load(head)
+    front_matter, _ = read_front_matter(body["markdown"])
     assert front_matter["title"] == body["title"] == "Night trains are back"  # the metadata's, as the response's
     assert front_matter["backend"] == "boilerpipe" and front_matter["page_type"] == body["metadata"]["page_type"]
     assert "Vienna" in body["markdown"]

@@ -7,7 +7,6 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-import yaml
 
 from service.backends import favor
 from service.backends.base import Backend, BlockLabels
@@ -22,6 +21,7 @@ from service.parsing.lexbor import parse_html
 from service.pipeline import Extraction, Extractor
 
 from support.backends import KeepAllBackend
+from support.front_matter import read_front_matter
 
 LONG = "A sentence long enough to count as the body of an article, with more words after it. " * 3
 PAGE = f"""<html><head><title>Night trains are back | Example News</title></head><body>
@@ -199,9 +199,7 @@ DESCRIBED = PAGE.replace(
 
 def test_front_matter_carries_the_metadata(extractor: Extractor) -> None:
     extraction = run(extractor, DESCRIBED, format="markdown", front_matter=True)
-    head, _, body = extraction.content.partition("\n---\n\n")
-    assert head.startswith("---\n")
-    fields = yaml.safe_load(head.removeprefix("---\n"))
+    fields, body = read_front_matter(extraction.content)
     assert fields == {
         "title": "Night trains are back",  # the response's title (the head's, without the site's name)
         "author": ["Ann Roe"],
