@@ -24,7 +24,7 @@ class Options:
     include_links: bool = True  # links in html and markdown
     include_images: bool = False  # images (lazy-load attributes resolved) in html and markdown
     include_tables: bool = True  # False leaves data tables out (a table holding most of the text stays)
-    include_title: bool = False  # the page's title (the metadata's) once, as the first heading
+    include_title: bool = False  # the response's title (the metadata's, else the page's) once, as the first heading
     front_matter: bool = False  # markdown only: the page's metadata as YAML front matter, url and backend last
     target_selector: str | None = None  # CSS: only what these elements hold is classified
     remove_selector: str | None = None  # CSS: these elements are removed before classification
