@@ -4,7 +4,8 @@
 markup for the metadata, read off the same Lexbor structs), ``service/parsing/_budget.pyx`` (the page
 budget's attribute-name scan, plain C over the bytes: no headers, no selectolax),
 ``service/features/_regions.pyx`` (the region words in ids and classes, plain C likewise) and
-``service/features/_text_counts.pyx`` (each text leaf's character counts and events). Built only
+``service/features/_text_counts.pyx`` (each text leaf's character counts and events) and
+``service/features/_texrex.pyx`` (the texrex features from those counts). Built only
 when ``EXTRACT_BUILD_WALK=1`` (``make build-ext``, the Docker builder stages), so a plain
 ``pip install -e .`` on a machine without a compiler installs and serves with the pure-Python walk.
 The extension ``cimport``-s selectolax's shipped ``lexbor.pxd``; Lexbor's C headers that it names are
@@ -55,7 +56,8 @@ def extensions() -> list[Extension]:
     budget = Extension("service.parsing._budget", ["service/parsing/_budget.pyx"])
     regions = Extension("service.features._regions", ["service/features/_regions.pyx"])
     text_counts = Extension("service.features._text_counts", ["service/features/_text_counts.pyx"])
-    return cythonize([walk, markup, budget, regions, text_counts], language_level=3, quiet=True)
+    texrex = Extension("service.features._texrex", ["service/features/_texrex.pyx"])
+    return cythonize([walk, markup, budget, regions, text_counts, texrex], language_level=3, quiet=True)
 
 
 setup(ext_modules=extensions() if BUILD_WALK else [])

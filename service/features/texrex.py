@@ -19,14 +19,21 @@ reader crosses to get from the previous text to this one). Closing tags are
 charged with their opening tags; elements after the last leaf are charged to
 no one. The document's markup proportion (6b) is exact: one minus the UTF-8
 bytes of all leaves over the page's bytes (scripts and styles included).
+
+Both passes, charging the markup to the leaves and making each unit's row, run
+in C (``_texrex.pyx``) where ``make build-ext`` built it: on a page of a few
+hundred leaves NumPy's cost was its calls. :func:`python_charged` and
+:func:`python_rows` are their reference, and serve where it is not built.
 """
 
 from __future__ import annotations
 
+from types import ModuleType
+
 import numpy as np
 
 from service.features.per_document import per_document
-from service.features.text_stats import COUNTS, EVENTS, PUNCTUATION, joined_text
+from service.features.text_stats import COUNTS, EVENTS, PUNCTUATION, TERMINATOR, joined_text
 from service.features.units import count_units, first_leaves
 from service.parsing.document import BLOCK_LEVEL_TAGS, Document
 
@@ -196,6 +203,28 @@ def _charged_to_leaves(document: Document, per_element: np.ndarray) -> np.ndarra
     return totals[1:] - totals[:-1]
 
 
+def python_charged(document: Document, info: np.ndarray, attributes: np.ndarray) -> np.ndarray:
+    """The markup bytes, anchors and empty block-level elements charged to each leaf (int64, leaves × 3).
+
+    The reference of the compiled pass (``_texrex.pyx``), and what serves where it is not built.
+    """
+    markup = 2 * (info >> _TAG_LENGTH_SHIFT) + TAG_OVERHEAD_BYTES + ATTRIBUTE_BYTES * attributes
+    per_element = np.empty((len(info), 3), dtype=np.int64)
+    per_element[:, 0] = markup
+    per_element[:, 1] = (info & _ANCHOR) != 0
+    per_element[:, 2] = ((info & _BLOCK_LEVEL) != 0) & ~_holds_text(document)  # empty block-level elements
+    return _charged_to_leaves(document, per_element)
+
+
+def _charged(document: Document, info: np.ndarray, attributes: np.ndarray) -> np.ndarray:
+    """:func:`python_charged`, in the compiled pass where it is built."""
+    if _compiled is None:
+        return python_charged(document, info, attributes)
+    charged = np.empty((len(document), 3), dtype=np.int64)
+    _compiled.charge_elements(info, attributes, document.elem_parent, document.block_elem, charged)
+    return charged
+
+
 @per_document
 def _per_leaf(document: Document) -> tuple[np.ndarray, np.ndarray]:
     """Every element's packed tag facts and every leaf's :data:`_COUNTS`, read-only.
@@ -204,13 +233,7 @@ def _per_leaf(document: Document) -> tuple[np.ndarray, np.ndarray]:
     units, both sums of these per-leaf counts.
     """
     info = np.array([_TAG_INFO[tag] for tag in document.path_tag], dtype=np.int32)[document.elem_path]
-    attributes = document.elem_attribute_counts(COUNTED_ATTRIBUTES)
-    markup = 2 * (info >> _TAG_LENGTH_SHIFT) + TAG_OVERHEAD_BYTES + ATTRIBUTE_BYTES * attributes
-    per_element = np.empty((len(info), 3), dtype=np.int64)
-    per_element[:, 0] = markup
-    per_element[:, 1] = (info & _ANCHOR) != 0
-    per_element[:, 2] = ((info & _BLOCK_LEVEL) != 0) & ~_holds_text(document)  # empty block-level elements
-    charged = _charged_to_leaves(document, per_element)
+    charged = _charged(document, info, document.elem_attribute_counts(COUNTED_ATTRIBUTES))
     text = joined_text(document)
     per_leaf = np.concatenate(
         [charged, text.counts, text.events, text.chars[:, None], text.lengths[:, None]], axis=1, dtype=np.float64
@@ -226,10 +249,26 @@ def texrex_features(document: Document, unit_of_leaf: np.ndarray) -> np.ndarray:
     leaves consecutive (:func:`~service.features.units.paragraph_units`,
     :func:`~service.features.units.leaf_units`).
     """
-    n_leaves = len(document)
     n_units = count_units(unit_of_leaf)
     if not n_units:
         return np.zeros((0, N_FEATURES), dtype=np.float32)
+    if _compiled is None:
+        return python_rows(document, unit_of_leaf)
+    info, per_leaf = _per_leaf(document)
+    rows = np.empty((n_units, N_FEATURES), dtype=np.float32)
+    units = np.ascontiguousarray(unit_of_leaf, dtype=np.int32)
+    doctype = DOCTYPES.index(doctype_of(document.doctype))
+    last_classes = joined_text(document).last_classes
+    _compiled.unit_rows(
+        per_leaf, units, last_classes, info, document.block_paragraph, doctype, document.source_bytes, rows
+    )
+    return rows
+
+
+def python_rows(document: Document, unit_of_leaf: np.ndarray) -> np.ndarray:
+    """:func:`texrex_features` row by row in NumPy: the reference of the compiled pass, and what serves without it."""
+    n_leaves = len(document)
+    n_units = count_units(unit_of_leaf)
 
     info, per_leaf = _per_leaf(document)
     text = joined_text(document)
@@ -273,3 +312,31 @@ def texrex_features(document: Document, unit_of_leaf: np.ndarray) -> np.ndarray:
     text_total = q[_Q["utf8_bytes"]].sum()
     rows[_ROW["document_markup_share"]] = 1 - text_total / max(document.source_bytes, text_total)  # (6b)
     return np.ascontiguousarray(rows.T)
+
+
+def _load_compiled() -> ModuleType | None:
+    """The compiled passes (``_texrex.pyx``, ``make build-ext``), given this module's layout; None where not built."""
+    try:
+        from service.features import _texrex  # noqa: PLC0415 - optional: built by `make build-ext`
+    except ImportError:
+        return None
+    _texrex.configure(
+        quantities=_Q,
+        n_counts=len(_COUNTS),
+        rows=_ROW,
+        quotients=list(zip(_QUOTIENT_ROWS, _NUMERATORS, _DENOMINATORS, _SCALES[:, 0].tolist(), strict=True)),
+        containers=_CONTAINER_NAMES,
+        doctypes=_DOCTYPE_NAMES,
+        tag_bits={
+            "container_mask": _CONTAINER_MASK,
+            "anchor": _ANCHOR,
+            "block_level": _BLOCK_LEVEL,
+            "tag_length_shift": _TAG_LENGTH_SHIFT,
+        },
+        markup_bytes={"tag_overhead": TAG_OVERHEAD_BYTES, "attribute": ATTRIBUTE_BYTES},
+        class_bits={"punctuation": PUNCTUATION, "terminator": TERMINATOR},
+    )
+    return _texrex
+
+
+_compiled = _load_compiled()
