@@ -10,17 +10,29 @@ from __future__ import annotations
 
 import numpy as np
 
+from service.features.per_document import per_document
 from service.parsing.document import Document
 
 
 def paragraph_units(document: Document, *, split_at_breaks: bool = True) -> np.ndarray:
-    """Boilerpipe's text blocks: the unit id (0, 1, ...) of every leaf.
+    """Boilerpipe's text blocks: the unit id (0, 1, ...) of every leaf (int32, read-only).
 
     A new unit starts at the first leaf, where the nearest block-level
     ancestor (``block_paragraph``) differs from the previous leaf's, and, when
     ``split_at_breaks``, after a ``<br>``. ``<div>A<p>B</p>C</div>`` thus
     gives three units although A and C share their paragraph element.
+    Those split at breaks are made once per page: the features, the whole
+    paragraphs' vote (twice) and pruning all read them.
     """
+    return _split_at_breaks(document) if split_at_breaks else _paragraphs(document, split_at_breaks=False)
+
+
+@per_document
+def _split_at_breaks(document: Document) -> np.ndarray:
+    return _paragraphs(document, split_at_breaks=True)
+
+
+def _paragraphs(document: Document, *, split_at_breaks: bool) -> np.ndarray:
     n = len(document)
     if n == 0:
         return np.zeros(0, dtype=np.int32)
@@ -30,7 +42,9 @@ def paragraph_units(document: Document, *, split_at_breaks: bool = True) -> np.n
     np.not_equal(paragraph[1:], paragraph[:-1], out=starts[1:])
     if split_at_breaks:
         starts[1:] |= document.block_break_before[1:]
-    return (np.cumsum(starts, dtype=np.int32) - 1).astype(np.int32, copy=False)
+    units = (np.cumsum(starts, dtype=np.int32) - 1).astype(np.int32, copy=False)
+    units.flags.writeable = False
+    return units
 
 
 def leaf_units(document: Document) -> np.ndarray:
