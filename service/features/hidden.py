@@ -16,8 +16,10 @@ import numpy as np
 from service.features.per_document import per_document
 from service.parsing.document import Document
 
+# CSS keywords are case-insensitive in ASCII only (re.A): so a style the pattern matches, lower-cased,
+# holds "none" or "hidden", and the pattern is tried only on those (a page's styles are mostly neither).
 _HIDING_STYLE = re.compile(
-    r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)", re.I
+    r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)", re.I | re.A
 )
 
 
@@ -33,7 +35,9 @@ def hiding_elements(document: Document) -> np.ndarray:
     for elem, value in document.elem_attribute("aria-hidden").items():
         hides[elem] |= value.strip().lower() == "true"
     for elem, style in document.elem_attribute("style").items():
-        hides[elem] |= _HIDING_STYLE.search(style) is not None
+        lowered = style.lower()
+        if ("none" in lowered or "hidden" in lowered) and _HIDING_STYLE.search(style):
+            hides[elem] = True
     hides.flags.writeable = False
     return hides
 
