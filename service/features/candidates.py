@@ -25,12 +25,17 @@ for an id) with a word of :data:`POSITIVE` and as much lower for one with a word
 else: on a blog post whose readers wrote more than its author, the post is where Readability
 takes the article from. As model inputs the names bought nothing (``gbt`` retrained with them,
 four seeds: WCXB validation even, Dragnet +0.005 with two seeds up, one even and one down).
+
+The spread up the tree and the best score above each leaf run in C (``_candidates.pyx``) where
+``make build-ext`` built it; :func:`python_spread` and :func:`python_best_above` are their
+reference and serve where it is not.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
 from itertools import accumulate, repeat
+from types import ModuleType
 
 import numpy as np
 
@@ -145,7 +150,6 @@ def candidate_scores(document: Document, *, names: bool = False) -> np.ndarray:
     """
     count = len(document.elem_tag)
     chars, linked = subtree_text(document)
-    commas = document.subtree_sums(_commas(document))
     is_paragraph = np.zeros(count, dtype=bool)
     is_paragraph[document.block_paragraph] = True
     paths = len(document.path_tag)
@@ -158,8 +162,33 @@ def candidate_scores(document: Document, *, names: bool = False) -> np.ndarray:
         ids = _name_bits(document.elem_attribute("id"), count)
         scored &= ~document.within(_unlikely(document, classes | ids))
         start += _name_weight(classes) + _name_weight(ids)
+    if _compiled is None:
+        return python_spread(document, scored, start)
+    final = np.empty(count)
+    _compiled.spread_scores(
+        document.elem_parent,
+        document.subtree_ends,
+        document.block_elem,
+        _commas(document),
+        chars,
+        linked,
+        scored.view(np.uint8),
+        start,
+        LEVELS,
+        final,
+    )
+    return final
+
+
+def python_spread(document: Document, scored: np.ndarray, start: np.ndarray) -> np.ndarray:
+    """The final scores from the ``scored`` elements and each element's ``start``, in NumPy.
+
+    The reference of the compiled spread (``_candidates.pyx``), and what serves where it is not built.
+    """
+    chars, linked = subtree_text(document)
+    commas = document.subtree_sums(_commas(document))
     paragraphs = np.flatnonzero(scored)
-    score = np.zeros(count)
+    score = np.zeros(len(document.elem_tag))
     given = 1 + commas[paragraphs] + np.minimum(np.floor(chars[paragraphs] / 100), 3)
     above, parent = paragraphs, document.elem_parent
     for level in range(LEVELS):
@@ -200,10 +229,36 @@ def candidate_features(document: Document) -> np.ndarray:
         parent = int(document.elem_parent[best])
         if parent >= 0:
             out[:, 1] = _inside(document, parent)
-        best_above, above = final[document.block_paragraph], document.block_paragraph
-        for _ in range(LEVELS):
-            above = document.ancestors_at(above, 1)
-            best_above = np.maximum(best_above, final[above])
-        out[:, 2] = np.clip(best_above / final[best], 0, 1)
+        out[:, 2] = np.clip(_best_above(document, final) / final[best], 0, 1)
     out.flags.writeable = False
     return out
+
+
+def _best_above(document: Document, final: np.ndarray) -> np.ndarray:
+    """The best of ``final`` from each leaf's paragraph element up :data:`LEVELS` levels (float64 per leaf)."""
+    if _compiled is None:
+        return python_best_above(document, final)
+    out = np.empty(len(document))
+    _compiled.best_above(final, document.block_paragraph, document.elem_parent, LEVELS, out)
+    return out
+
+
+def python_best_above(document: Document, final: np.ndarray) -> np.ndarray:
+    """:func:`_best_above` in NumPy: the reference of the compiled one, and what serves where it is not built."""
+    best, above = final[document.block_paragraph], document.block_paragraph
+    for _ in range(LEVELS):
+        above = document.ancestors_at(above, 1)
+        best = np.maximum(best, final[above])
+    return best
+
+
+def _load_compiled() -> ModuleType | None:
+    """The compiled spread and best-above (``_candidates.pyx``, ``make build-ext``); None where not built."""
+    try:
+        from service.features import _candidates  # noqa: PLC0415 - optional: built by `make build-ext`
+    except ImportError:
+        return None
+    return _candidates
+
+
+_compiled = _load_compiled()
