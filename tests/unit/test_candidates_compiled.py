@@ -3,7 +3,7 @@
 Over a corpus of malformed pages from tests/support/fuzz_pages.py and pages built for what the
 spread turns on (paragraphs deeper and shallower than its five levels, commas of every script,
 tags that start an element below zero, link text, signed zeros where a score cancels its tag's),
-and over every WCXB dev and Dragnet page in tests/eval/test_candidates_dev_pages.py. The compiled
+and over every WCXB dev and Dragnet page in tests/eval/test_feature_twins_dev_pages.py. The compiled
 spread is optional (``make build-ext``): without it these tests skip, and the fallback test checks
 that the reference then serves.
 """

@@ -3,7 +3,7 @@
 Over a corpus of malformed pages from tests/support/fuzz_pages.py and pages built for what the
 definitions turn on (markup before the first leaf and after the last, empty block-level elements,
 anchors, every container group, the doctypes, a page larger than its text and one that is all
-text), and over every WCXB dev and Dragnet page in tests/eval/test_texrex_dev_pages.py. The passes
+text), and over every WCXB dev and Dragnet page in tests/eval/test_feature_twins_dev_pages.py. The passes
 are optional (``make build-ext``): without them these tests skip, and the fallback test checks that
 the reference then serves.
 """
