@@ -95,6 +95,8 @@ def charge_elements(
     """
     if not _configured:
         raise RuntimeError("configure() was not called")
+    if charged.shape[0] != block_elem.shape[0] or charged.shape[1] != 3 or attributes.shape[0] != info.shape[0]:
+        raise ValueError("info, attributes, block_elem and charged do not fit together")
     cdef Py_ssize_t n_elements = info.shape[0], leaf, element, opened = -1, last
     cdef int64_t markup, anchors, empties
     cdef int32_t tag
@@ -149,10 +151,17 @@ def unit_rows(
         free(last)
         raise MemoryError()
     try:
+        if (
+            unit_of_leaf.shape[0] != n_leaves or last_classes.shape[0] != n_leaves
+            or per_leaf.shape[1] < N_COUNTS or rows.shape[1] != N_FEATURES
+        ):
+            raise ValueError("per_leaf, unit_of_leaf, last_classes and rows do not fit together")
         for unit in range(n_units):
             first[unit] = -1
         for leaf in range(n_leaves):
             unit = unit_of_leaf[leaf]
+            if unit < 0 or unit >= n_units:  # the caller's numbering: never written outside ``rows``
+                raise ValueError(f"leaf {leaf} is in unit {unit}, of {n_units}")
             if first[unit] < 0:
                 first[unit] = leaf
             last[unit] = leaf
@@ -160,6 +169,8 @@ def unit_rows(
             for column in range(N_COUNTS):
                 here[column] += per_leaf[leaf, column]
         for unit in range(n_units):
+            if first[unit] < 0:
+                raise ValueError(f"unit {unit} has no leaf")
             here = q + unit * N_QUANTITIES
             here[Q_ONE] = 1
             here[Q_ALL] = here[Q_MARKUP] + here[Q_UTF8]

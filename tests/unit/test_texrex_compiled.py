@@ -60,3 +60,11 @@ def test_the_features_read_the_definitions(passes: str, monkeypatch: pytest.Monk
     assert column["container_div"] == [1.0, 0.0] and column["container_p"] == [0.0, 1.0]
     assert column["doctype_html5"] == [1.0, 1.0]
     assert rows.shape == (2, len(FEATURE_NAMES)) and rows.dtype == np.float32
+
+
+@compiled
+@pytest.mark.parametrize("units", [[0, 2, 1], [0, 0, 2], [0, -1, 1]])
+def test_a_numbering_that_is_not_units_in_order_is_refused(units: list[int]) -> None:
+    document = parse_html("<p>one</p><p>two</p><p>three</p>")
+    with pytest.raises(ValueError, match="unit"):
+        texrex_features(document, np.array(units, dtype=np.int32))
