@@ -31,6 +31,11 @@ def spread_scores(
     An element with a score ends at ``(score + start) * (1 - linked / chars)``.
     """
     cdef Py_ssize_t n = parent.shape[0], n_scored = 0, at, leaf, element, level
+    if (
+        subtree_ends.shape[0] != n or chars.shape[0] != n or linked.shape[0] != n or scored.shape[0] != n
+        or start.shape[0] != n or final.shape[0] != n or leaf_commas.shape[0] != block_elem.shape[0]
+    ):
+        raise ValueError("the per-element and per-leaf arrays do not fit together")
     cdef double* prefix = <double*>calloc(n + 1, sizeof(double))
     cdef double* score = <double*>calloc(n, sizeof(double))
     cdef double* given = <double*>malloc(n * sizeof(double))
@@ -89,6 +94,8 @@ def best_above(
     cdef Py_ssize_t leaf, element, up
     cdef int level
     cdef double best
+    if out.shape[0] != block_paragraph.shape[0] or final.shape[0] != parent.shape[0]:
+        raise ValueError("final, block_paragraph, parent and out do not fit together")
     for leaf in range(block_paragraph.shape[0]):
         element = block_paragraph[leaf]
         best = final[element]
