@@ -7,9 +7,11 @@ with another of its titles: an ``og:title`` written for sharing differs from
 the ``<title>``), or whose words the head's title holds (the shop's "Hiking
 Boots" in "Hiking Boots: Shop Boots for Hiking"), is taken as it is, unless
 it is that title with a space lost between two inline elements ("News
-ProductManagement"); otherwise the head's title is cut at its separators and
-the site's segment dropped (the JSON-LD headline's too, and an ``<h1>`` with
-" | " in it), and the JSON-LD headline comes first unless two head titles
+ProductManagement"); otherwise the head's title is cut at its separators, the
+site's segment dropped and the first of the rest kept (the JSON-LD headline's
+too, and an ``<h1>`` with " | " in it): after the headline a title describes
+the page ("Travel Insurance - Flight and Travel Insurance Quotes | GEICO"),
+and the JSON-LD headline comes first unless two head titles
 agree and it does not. Below a site's root, a head title that is only the site's name
 ("Glossier") names no page; on the root, one that the cut would leave as a
 menu label ("Home - Site") keeps the site's name. An ``<h1>`` without a
@@ -56,7 +58,11 @@ def _words(text: str) -> frozenset[str]:
 
 
 def strip_site(title: str, site_name: str | None) -> str:
-    """``title`` without the site name segment ("Headline | Site" → "Headline")."""
+    """``title``'s headline: its site segment dropped, then the first of the rest ("A | Topic | Site" → "A").
+
+    Over the train part 8 titles were right and 3 wrong that joining the rest had right and wrong the other
+    way round; over the validation part 2 right, none wrong (the test part, read once after: one each way).
+    """
     parts = [p for p in _SEPARATOR.split(title) if p.strip()]
     if len(parts) < 2:
         return title.strip()
@@ -64,12 +70,12 @@ def strip_site(title: str, site_name: str | None) -> str:
     if site:
         kept = [p for p in parts if not (_words(p) and _words(p) <= site | {"com", "www"})]
         if kept and len(kept) < len(parts):
-            return " - ".join(kept).strip() if len(kept) > 1 else kept[0].strip()
+            return kept[0].strip()
     head, last = parts[:-1], parts[-1]
     # After " | " a short segment is the site's even when the headline is shorter ("Dental Care | ONE Health Ohio").
     headline_first = _PIPE.search(title) is not None or len(" ".join(head).split()) >= len(last.split())
     if len(last.split()) <= MAX_SITE_WORDS and headline_first:
-        return " - ".join(head).strip() if len(head) > 1 else head[0].strip()
+        return head[0].strip()
     return title.strip()
 
 

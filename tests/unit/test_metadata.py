@@ -198,6 +198,17 @@ def test_title_after_a_pipe_loses_a_short_site_segment_even_after_a_shorter_head
     assert strip_site(long_tail, None) == long_tail
 
 
+def test_of_a_title_in_three_segments_the_headline_is_the_first() -> None:
+    # what follows the headline describes the page, the last segment is the site's
+    assert strip_site("Travel Insurance - Flight and Travel Insurance Quotes | GEICO", None) == "Travel Insurance"
+    assert strip_site("Best Resume Writing Service | Professional Resume Writers | TopResume", "TopResume") == (
+        "Best Resume Writing Service"
+    )
+    assert strip_site("IAM overview | Identity and Access Management (IAM) | Google Cloud", "Google Cloud") == (
+        "IAM overview"
+    )
+
+
 def test_title_from_an_h1_the_head_title_holds() -> None:
     head = "<title>Hiking Boots: Shop Boots for Hiking &amp; Backpacking</title>"
     assert metadata_of(page(head, body=f"<h1>Hiking Boots</h1>{BODY}")).title == "Hiking Boots"
