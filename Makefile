@@ -37,11 +37,12 @@ test: install lint optional-build-ext
 # The compiled block walk (service/parsing/_walk.pyx), markup reader (service/parsing/_markup.pyx),
 # attribute-name scan (service/parsing/_budget.pyx),
 # region-word scan (service/features/_regions.pyx), per-leaf text counts (service/features/_text_counts.pyx)
-# texrex features (service/features/_texrex.pyx) and Readability's scores (service/features/_candidates.pyx),
+# texrex features (service/features/_texrex.pyx), Readability's scores (service/features/_candidates.pyx)
+# and the page-type model's counts (service/metadata/_page_counts.pyx),
 # built in place by setup.py: Cython from the `walk` extra, Lexbor's headers (the walk's) from selectolax's
 # source distribution of the pinned version (downloaded once into build/). The service uses each when it
 # is there and falls back to its Python twin when it is not.
-$(WALK_STAMP): $(SERVE_STAMP) service/parsing/_walk.pyx service/parsing/_walk_tables.pxi service/parsing/_selectolax_version.pxi service/parsing/_lexbor_attributes.pxi service/parsing/_markup.pyx service/parsing/_budget.pyx service/features/_regions.pyx service/features/_text_counts.pyx service/features/_texrex.pyx service/features/_candidates.pyx setup.py
+$(WALK_STAMP): $(SERVE_STAMP) service/parsing/_walk.pyx service/parsing/_walk_tables.pxi service/parsing/_selectolax_version.pxi service/parsing/_lexbor_attributes.pxi service/parsing/_markup.pyx service/parsing/_budget.pyx service/features/_regions.pyx service/features/_text_counts.pyx service/features/_texrex.pyx service/features/_candidates.pyx service/metadata/_page_counts.pyx setup.py
 	$(BIN)/python -m pip install --quiet -e '.[walk]'
 	EXTRACT_BUILD_WALK=1 $(BIN)/python setup.py --quiet build_ext --inplace
 	touch $@

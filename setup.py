@@ -6,7 +6,8 @@ budget's attribute-name scan, plain C over the bytes: no headers, no selectolax)
 ``service/features/_regions.pyx`` (the region words in ids and classes, plain C likewise) and
 ``service/features/_text_counts.pyx`` (each text leaf's character counts and events) and
 ``service/features/_texrex.pyx`` (the texrex features from those counts),
-``service/features/_candidates.pyx`` (Readability's content scores spread up the tree). Built only
+``service/features/_candidates.pyx`` (Readability's content scores spread up the tree),
+``service/metadata/_page_counts.pyx`` (the page-type model's counts over blocks and elements). Built only
 when ``EXTRACT_BUILD_WALK=1`` (``make build-ext``, the Docker builder stages), so a plain
 ``pip install -e .`` on a machine without a compiler installs and serves with the pure-Python walk.
 The extension ``cimport``-s selectolax's shipped ``lexbor.pxd``; Lexbor's C headers that it names are
@@ -59,7 +60,8 @@ def extensions() -> list[Extension]:
     text_counts = Extension("service.features._text_counts", ["service/features/_text_counts.pyx"])
     texrex = Extension("service.features._texrex", ["service/features/_texrex.pyx"])
     candidates = Extension("service.features._candidates", ["service/features/_candidates.pyx"])
-    extensions = [walk, markup, budget, regions, text_counts, texrex, candidates]
+    page_counts = Extension("service.metadata._page_counts", ["service/metadata/_page_counts.pyx"])
+    extensions = [walk, markup, budget, regions, text_counts, texrex, candidates, page_counts]
     return cythonize(extensions, language_level=3, quiet=True)
 
 

@@ -18,6 +18,8 @@ from functools import cached_property
 from itertools import repeat
 from operator import itemgetter
 from pathlib import Path
+from types import ModuleType
+from typing import NamedTuple
 from urllib.parse import urlsplit
 
 import numpy as np
@@ -104,25 +106,17 @@ N_FEATURES = len(FEATURES)
 
 def page_type_features(document: Document, metadata: Metadata, ld_types: set[str], url: str | None) -> np.ndarray:
     """The :data:`FEATURES` of one page (float32, schema :data:`SCHEMA_VERSION`); ``ld_types``: its JSON-LD types."""
-    values: list[float] = []
-    texts = document.texts
-    chars = document.block_chars
-    total = float(chars.sum()) or 1.0
-    in_link = document.block_in_link
-    values += [
-        math.log1p(len(texts)),  # math on one number: numpy's call costs more than the logarithm
+    counts = page_counts(document)
+    blocks = len(document.texts)
+    total = counts.total or 1.0
+    values: list[float] = [
+        math.log1p(blocks),  # math on one number: numpy's call costs more than the logarithm
         math.log1p(total),
-        math.log1p(total / max(len(texts), 1)),
-        float(chars[in_link].sum()) / total,
-        np.count_nonzero(in_link) / len(texts) if len(texts) else 0.0,
+        math.log1p(total / max(blocks, 1)),
+        counts.link_chars / total,
+        counts.link_blocks / blocks if blocks else 0.0,
     ]
-    # a block's paragraph is its nearest block-level ancestor: its tag says list item, cell, heading, nav ...
-    # dict.get with a default, mapped in C (a defaultdict would keep every tag name a page invents)
-    code = np.fromiter(map(_TAG_CODE.get, document.path_tag, repeat(0)), np.int32, len(document.path_tag))
-    shares = np.bincount(code[document.elem_path[document.block_paragraph]] & ((1 << _COUNT_SHIFT) - 1),
-                         weights=chars, minlength=_P_SHARE + 1) / total  # fmt: skip
-    counts = np.bincount(code[document.elem_path] >> _COUNT_SHIFT, minlength=len(_TAG_COUNTS) + 1)[1:]
-    values += [*shares[1:_P_SHARE].tolist(), *np.log1p(counts).tolist()]
+    values += [*(counts.shares[1:_P_SHARE] / total).tolist(), *np.log1p(counts.tag_counts[1:]).tolist()]
     values += [float(bool(ld_types & group)) for group in _LD_GROUPS.values()]
     og = og_type(document)
     values += [float(og == "article"), float("product" in og), float(og == "website")]
@@ -133,7 +127,12 @@ def page_type_features(document: Document, metadata: Metadata, ld_types: set[str
         float(metadata.description is not None),
     ]
     values += _url_features(url or metadata.canonical_url)
-    values += [float(shares[_P_SHARE]), *_paragraphs(document, chars)]
+    values += [
+        float(counts.shares[_P_SHARE] / total),
+        math.log1p(counts.longest_paragraph),
+        math.log1p(counts.long_paragraphs),
+        math.log1p(counts.prose_side_by_side),
+    ]
     return np.asarray(values, dtype=np.float32)
 
 
@@ -161,28 +160,85 @@ def _url_features(address: str | None) -> list[float]:
     ]
 
 
-def _paragraphs(document: Document, chars: np.ndarray) -> list[float]:
-    """How long the page's paragraphs run, whatever its markup era: the longest, how many are prose, and side by side.
+class PageCounts(NamedTuple):
+    """What the structure features are made of: sums over the page's blocks and counts of its elements.
 
-    With the share of text in ``<p>``, the prose features; the share inside comment threads, tried too,
-    took 2012 articles with long threads for forums. "Side by side" is the most paragraphs of prose
-    (:data:`LONG_PARAGRAPH_CHARS` outside links) under one parent: an article's body holds its
-    paragraphs together where a listing gives each summary a card of its own (Readability scores a
+    ``shares``: the characters of the blocks in each share group's paragraphs (index 0: no group);
+    ``tag_counts``: the elements of each count group (index 0: none). The paragraphs' figures say how
+    long they run, whatever the page's markup era: the longest, how many are prose, and side by side.
+    With the share of text in ``<p>``, those are the prose features; the share inside comment threads,
+    tried too, took 2012 articles with long threads for forums. "Side by side" is the most paragraphs
+    of prose (:data:`LONG_PARAGRAPH_CHARS` outside links) under one parent: an article's body holds
+    its paragraphs together where a listing gives each summary a card of its own (Readability scores a
     parent by its paragraphs for the same reason). Without it, 2012 articles whose sidebars and
     footers are lists of linked headlines were typed listings; with it, cross-validated over the train
     and validation parts, more pages of every draw were typed right.
     """
+
+    total: float
+    link_chars: float
+    link_blocks: int
+    shares: np.ndarray
+    tag_counts: np.ndarray
+    longest_paragraph: float
+    long_paragraphs: int
+    prose_side_by_side: int
+
+
+def page_counts(document: Document) -> PageCounts:
+    """The page's :class:`PageCounts`: in C (``_page_counts.pyx``) where ``make build-ext`` built it."""
+    if _compiled is None:
+        return python_page_counts(document)
+    shares = np.empty(_P_SHARE + 1)
+    tag_counts = np.empty(len(_TAG_COUNTS) + 1, dtype=np.int64)
+    sums = _compiled.page_counts(
+        _path_codes(document),
+        document.elem_path,
+        document.elem_parent,
+        document.block_paragraph,
+        document.block_chars,
+        document.block_in_link.view(np.uint8),
+        _COUNT_SHIFT,
+        LONG_PARAGRAPH_CHARS,
+        shares,
+        tag_counts,
+    )
+    total, link_chars, link_blocks, longest, long_paragraphs, side_by_side = sums
+    return PageCounts(total, link_chars, link_blocks, shares, tag_counts, longest, long_paragraphs, side_by_side)
+
+
+def python_page_counts(document: Document) -> PageCounts:
+    """:func:`page_counts` in NumPy: the reference of the compiled one, and what serves where it is not built."""
+    chars, in_link, paragraph = document.block_chars, document.block_in_link, document.block_paragraph
+    # a block's paragraph is its nearest block-level ancestor: its tag says list item, cell, heading, nav ...
+    code = _path_codes(document)
+    groups = code[document.elem_path[paragraph]] & ((1 << _COUNT_SHIFT) - 1)
+    shares = np.bincount(groups, weights=chars, minlength=_P_SHARE + 1).astype(np.float64)  # int64 where no blocks
+    tag_counts = np.bincount(code[document.elem_path] >> _COUNT_SHIFT, minlength=len(_TAG_COUNTS) + 1)
     if not len(chars):
-        return [0.0, 0.0, 0.0]
-    per_paragraph = np.bincount(document.block_paragraph, weights=chars)
-    prose = np.bincount(document.block_paragraph, weights=np.where(document.block_in_link, 0, chars))
+        return PageCounts(0.0, 0.0, 0, shares, tag_counts, 0.0, 0, 0)
+    per_paragraph = np.bincount(paragraph, weights=chars)
+    prose = np.bincount(paragraph, weights=np.where(in_link, 0, chars))
     parents = document.elem_parent[np.flatnonzero(prose >= LONG_PARAGRAPH_CHARS)]
     parents = parents[parents >= 0]
-    return [
-        math.log1p(per_paragraph.max()),
-        math.log1p(np.count_nonzero(per_paragraph >= LONG_PARAGRAPH_CHARS)),
-        math.log1p(np.bincount(parents).max() if parents.size else 0),
-    ]
+    return PageCounts(
+        total=float(chars.sum()),
+        link_chars=float(chars[in_link].sum()),
+        link_blocks=int(np.count_nonzero(in_link)),
+        shares=shares,
+        tag_counts=tag_counts,
+        longest_paragraph=float(per_paragraph.max()),
+        long_paragraphs=int(np.count_nonzero(per_paragraph >= LONG_PARAGRAPH_CHARS)),
+        prose_side_by_side=int(np.bincount(parents).max()) if parents.size else 0,
+    )
+
+
+def _path_codes(document: Document) -> np.ndarray:
+    """Each tag path's group code (:data:`_TAG_CODE`); dict.get with a default, mapped in C.
+
+    A defaultdict would keep every tag name a page invents.
+    """
+    return np.fromiter(map(_TAG_CODE.get, document.path_tag, repeat(0)), np.int32, len(document.path_tag))
 
 
 def og_type(document: Document) -> str:
@@ -324,3 +380,15 @@ def load_page_type_model(store: ModelStore) -> PageTypeModel | None:
     except (OSError, ValueError) as error:
         raise ModelError(f"cannot read {path}: {error}") from error
     return PageTypeModel.from_json(record, str(path))
+
+
+def _load_compiled() -> ModuleType | None:
+    """The compiled counts (``_page_counts.pyx``, ``make build-ext``); None where not built."""
+    try:
+        from service.metadata import _page_counts  # noqa: PLC0415 - optional: built by `make build-ext`
+    except ImportError:
+        return None
+    return _page_counts
+
+
+_compiled = _load_compiled()

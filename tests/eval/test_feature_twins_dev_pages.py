@@ -1,9 +1,9 @@
 """The compiled feature passes against their NumPy references over every WCXB dev page (WCXB, Murrough Foley 2026)
 and every Dragnet 2012 page (Peters & Lecocq 2013, Moz): texrex's charged markup and features, and Readability's
-candidate scores and best scores above each leaf, the same bit for bit.
+candidate scores and best scores above each leaf, and the page-type model's counts, the same bit for bit.
 
-tests/unit/test_texrex_compiled.py and tests/unit/test_candidates_compiled.py check the same over malformed and
-built pages.
+tests/unit/test_texrex_compiled.py, tests/unit/test_candidates_compiled.py and tests/unit/test_page_counts_compiled.py
+check the same over malformed and built pages.
 """
 
 from __future__ import annotations
@@ -15,11 +15,12 @@ import pytest
 from service.parsing.document import Document
 from service.parsing.lexbor import parse_html
 
-from support import candidate_twins, texrex_twins
+from support import candidate_twins, page_count_twins, texrex_twins
 
 TWINS = [
     pytest.param(texrex_twins.assert_texrex_twins_agree, marks=texrex_twins.compiled, id="texrex"),
     pytest.param(candidate_twins.assert_candidate_twins_agree, marks=candidate_twins.compiled, id="candidates"),
+    pytest.param(page_count_twins.assert_page_count_twins_agree, marks=page_count_twins.compiled, id="page-counts"),
 ]
 
 
