@@ -151,15 +151,16 @@ cdef inline str _attr_value(lxb_dom_attr_t *attr):
 cdef class _Recorded:
     """The recorded attributes (``RECORDED_ATTRIBUTES`` of :mod:`service.parsing.attributes`), a dict by element each."""
 
-    cdef dict ids, classes, roles, hidden, aria_hidden, styles
+    cdef dict ids, classes, roles, hidden, aria_hidden, styles, itemprops, rels
 
     def __cinit__(self):
         self.ids, self.classes, self.roles, self.hidden, self.aria_hidden, self.styles = {}, {}, {}, {}, {}, {}
+        self.itemprops, self.rels = {}, {}
 
     def by_name(self):
         return {
             "id": self.ids, "class": self.classes, "role": self.roles, "hidden": self.hidden,
-            "aria-hidden": self.aria_hidden, "style": self.styles,
+            "aria-hidden": self.aria_hidden, "style": self.styles, "itemprop": self.itemprops, "rel": self.rels,
         }
 
 
@@ -179,6 +180,8 @@ cdef inline void _record_names(lxb_dom_node_t *node, int32_t elem, _Recorded rec
         name = attr.node.local_name
         if name == LXB_DOM_ATTR_STYLE:
             recorded.styles[elem] = _attr_value(attr)
+        elif name == LXB_DOM_ATTR_REL:
+            recorded.rels[elem] = _attr_value(attr)
         elif name > LXB_DOM_ATTR__LAST_ENTRY:
             data = <const _AttrData *> name
             if _named(data, "role", 4):
@@ -187,6 +190,8 @@ cdef inline void _record_names(lxb_dom_node_t *node, int32_t elem, _Recorded rec
                 recorded.hidden[elem] = _attr_value(attr)
             elif _named(data, "aria-hidden", 11):
                 recorded.aria_hidden[elem] = _attr_value(attr)
+            elif _named(data, "itemprop", 8):
+                recorded.itemprops[elem] = _attr_value(attr)
         attr = attr.next
 
 

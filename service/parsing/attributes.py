@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from service.parsing.markup import AuthorMarks, PageMarkup, collect_author_marks, collect_markup
+from service.parsing.markup import AUTHOR_ATTRIBUTES, AuthorMarks, PageMarkup, collect_author_marks, collect_markup
 
 if TYPE_CHECKING:
     from selectolax.lexbor import LexborHTMLParser, LexborNode
@@ -20,8 +20,9 @@ if TYPE_CHECKING:
 # Attribute and tag names :meth:`TreeAttributes.named` can put in a CSS selector as they are.
 _ATTRIBUTE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 # Attributes every extraction reads (regions and readability: id, class, role; hidden subtrees: hidden,
-# aria-hidden, style): the walk records them as it passes, cheaper than a pass of the matcher (0.13 ms a page).
-RECORDED_ATTRIBUTES = ("id", "class", "role", "hidden", "aria-hidden", "style")
+# aria-hidden, style; the metadata's author marks: itemprop, rel): the walk records them as it passes,
+# cheaper than a pass of the matcher (0.13 ms a page).
+RECORDED_ATTRIBUTES = ("id", "class", "role", "hidden", "aria-hidden", "style", "itemprop", "rel")
 
 
 class TreeAttributes:
@@ -88,4 +89,10 @@ class TreeAttributes:
         return collect_markup(self._kept)
 
     def author_marks(self) -> AuthorMarks:
-        return collect_author_marks(self._tree.root, self._read.get("class", {}).values())
+        classes = self._read.get("class", {}).values()
+        return collect_author_marks(self._tree.root, classes, attributed=self._may_name_an_author())
+
+    def _may_name_an_author(self) -> bool:
+        """Whether an element's itemprop or rel may say "author" (True where the walk did not record them)."""
+        recorded = [self._read.get(name) for name in AUTHOR_ATTRIBUTES]
+        return any(values is None or any("author" in value.lower() for value in values.values()) for values in recorded)

@@ -8,6 +8,7 @@ import json
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from selectolax.lexbor import LexborHTMLParser
 
 from service.metadata.dates import iso_day, url_day
 from service.metadata.extract import extract_metadata
@@ -16,8 +17,9 @@ from service.metadata.jsonld import parse_json_ld
 from service.metadata.mojibake import repair_mojibake
 from service.metadata.titles import strip_site
 from service.metadata.visible import Visible
-from service.parsing import lexbor
+from service.parsing import attributes, lexbor
 from service.parsing.lexbor import parse_html, python_walk
+from service.parsing.markup import AuthorMarks, collect_author_marks
 
 from support.metadata_pages import BODY, page
 
@@ -329,6 +331,58 @@ def test_author_marks_come_in_page_order_from_microdata_rel_and_classes_whicheve
     # an item's text is its parts' (not a name), a <meta> gives its content, and the itemprop is matched exactly
     assert marks.microdata == ("Cy Dee",)
     assert marks.bylines == ("Bo Li", "Dee Fox", "Dee Fox")  # rel="author" as written; the box and its name, nested
+
+
+@pytest.mark.parametrize("walk", ["python", "compiled"])
+@pytest.mark.parametrize(
+    ("mark", "microdata", "bylines"),
+    [
+        ('<span itemprop="author">Kim Park</span>', ("Kim Park",), ()),
+        ('<a rel="author" href="/u/kim">Kim Park</a>', (), ("Kim Park",)),
+    ],
+)
+def test_an_author_attribute_alone_is_matched_whichever_walk_ran(
+    walk: str, mark: str, microdata: tuple[str, ...], bylines: tuple[str, ...]
+) -> None:
+    """No class word on the page: the matcher runs for the itemprop or rel the walk recorded."""
+    chosen = python_walk if walk == "python" else lexbor.compiled_walk
+    if chosen is None:
+        pytest.skip("the compiled walk is not built (make build-ext)")
+    marks = parse_html(page(body=f'<div class="post">{mark}</div>' + BODY), walk=chosen).author_marks
+    assert (marks.microdata, marks.bylines) == (microdata, bylines)
+
+
+@pytest.mark.parametrize(
+    ("body", "attributed"),
+    [
+        ('<div class="post" itemprop="articleBody"><a rel="nofollow" href="/x">x</a></div>', False),
+        ('<div class="post"><a rel="Author" href="/x">x</a></div>', True),  # the matcher decides the case
+        ('<div class="post"><span itemprop="author">x</span></div>', True),
+    ],
+)
+def test_the_walks_record_says_whether_an_author_attribute_may_match(
+    body: str, attributed: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: list[bool] = []
+
+    def spy(root: object, classes: object, *, attributed: bool = True) -> AuthorMarks:
+        asked.append(attributed)
+        return collect_author_marks(root, classes, attributed=attributed)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(attributes, "collect_author_marks", spy)
+    assert parse_html(page(body=body + BODY)).author_marks is not None
+    assert asked == [attributed]
+
+
+def test_without_an_author_attribute_or_class_word_the_matcher_does_not_run() -> None:
+    assert collect_author_marks(_Unmatchable(), ["post", "entry-title"], attributed=False) == AuthorMarks()  # type: ignore[arg-type]
+    root = LexborHTMLParser(page(body='<p class="byline">Kim Park</p>')).root
+    assert collect_author_marks(root, ["byline"], attributed=False).bylines == ("Kim Park",)
+
+
+class _Unmatchable:
+    def css(self, selector: str) -> list[object]:
+        raise AssertionError(f"the matcher ran: {selector}")
 
 
 BYLINE_CLASSES = ["post-author-name", "c-byline__name", "AuthorBox", "username", "postuser", "creator"]

@@ -50,6 +50,7 @@ def test_the_fuzz_corpus_is_walked_alike_raw_and_through_parse_html() -> None:
         "<script type=application/ld+json>{}</script><p><time datetime=2026-01-02>2 Jan</time></p>",
         "<h1><h1>nested</h1></h1><head><script>late</script></head><svg><script>in svg</script></svg>",
         "<span>" * 600 + "<time>deep</time><h1>deeper</h1><script>x</script>" + "</span>" * 600,
+        '<a rel="author nofollow" href=/u>A</a><span itemprop=author>B</span><p itemprop rel>C</p><b ITEMPROP=x>D</b>',
     ],
 )
 def test_edge_pages_are_walked_alike(html: str) -> None:
