@@ -42,6 +42,8 @@ def page_counts(
         group = path_code[path] >> count_shift
         if group < 0 or group >= tag_counts.shape[0]:
             raise ValueError("a path's count group is outside tag_counts")
+        if elem_parent[element] >= n_elements:
+            raise ValueError("an element's parent is not one of the page's elements")
     for block in range(n_blocks):
         if block_paragraph[block] < 0 or block_paragraph[block] >= n_elements:
             raise ValueError("a block's paragraph is not one of the page's elements")

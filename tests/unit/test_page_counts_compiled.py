@@ -56,6 +56,13 @@ def test_arrays_that_do_not_fit_are_refused() -> None:
             page_type._path_codes(document), document.elem_path, document.elem_parent, document.block_paragraph,
             document.block_chars, document.block_in_link.view(np.uint8), 3, 200.0, shares, tag_counts,
         )  # fmt: skip
+    parents = document.elem_parent.copy()
+    parents[-1] = len(parents)  # a parent past the last element
+    with pytest.raises(ValueError, match="parent"):
+        page_type._compiled.page_counts(
+            page_type._path_codes(document), document.elem_path, parents, document.block_paragraph,
+            document.block_chars, document.block_in_link.view(np.uint8), 3, 200.0, np.empty(7), tag_counts,
+        )  # fmt: skip
     with pytest.raises(ValueError, match="do not fit"):
         page_type._compiled.page_counts(
             page_type._path_codes(document), document.elem_path, document.elem_parent, document.block_paragraph[1:],
