@@ -8,6 +8,8 @@ the parser never raises.
 
 from __future__ import annotations
 
+import re
+
 from service.errors import EmptyPage, NotHtml
 from service.parsing.decode import UTF16_CODECS, browser_codec, sniff_bom
 
@@ -19,14 +21,16 @@ BINARY_SAMPLE_BYTES = 4096
 MAX_CONTROL_SHARE = 0.05
 _CONTROL_BYTES = bytes(sorted(set(range(32)) - {9, 10, 12, 13, 27})) + b"\x7f"
 
-# ASCII white space, the same for bytes and text, so a page is blank or not whichever way it came.
+# ASCII white space, the same for bytes and text, so a page is blank or not whichever way it came. A page is
+# blank where nothing else is found: a search stops at the first other character, where a strip copied the page.
 _WHITESPACE = " \t\n\r\f\v"
-_WHITESPACE_BYTES = _WHITESPACE.encode("ascii")
+_NOT_BLANK = re.compile(f"[^{_WHITESPACE}]")
+_NOT_BLANK_BYTES = re.compile(f"[^{_WHITESPACE}]".encode("ascii"))
 
 
 def check_page(html: str | bytes, charset: str | None = None) -> None:
     """Raise :class:`EmptyPage` or :class:`NotHtml` for what is no page; ``charset`` is the one its sender declared."""
-    if not (html.strip(_WHITESPACE_BYTES) if isinstance(html, bytes) else html.strip(_WHITESPACE)):
+    if (_NOT_BLANK_BYTES.search(html) if isinstance(html, bytes) else _NOT_BLANK.search(html)) is None:
         raise EmptyPage("the page is empty or only white space")
     if isinstance(html, bytes) and _is_utf16(html, charset):
         return
