@@ -28,10 +28,13 @@ link lists
     leaves whose paragraph's parent element is more than :data:`LINK_DENSITY_MIN` link text,
     dropped unless such leaves are more than :data:`LINK_LIST_SHARE_MAX` of the kept characters;
 page furniture
-    leaves in navigation, sidebars, footers and forms (:data:`FURNITURE`, by tag, ARIA role or
-    id/class word) and in hidden subtrees, each kind dropped unless it is more than
-    :data:`FURNITURE_SHARE_MAX` of the kept characters (a page whose layout wraps everything in a
-    class named ``has-sidebar`` keeps its text);
+    leaves in navigation, sidebars, footers, forms and cookie or consent banners (:data:`FURNITURE`,
+    by tag, ARIA role or id/class word) and in hidden subtrees, each kind dropped unless it is more
+    than :data:`FURNITURE_SHARE_MAX` of the kept characters (a page whose layout wraps everything in a
+    class named ``has-sidebar`` keeps its text; a cookie policy is its page's content). The consent
+    banners came last: ``gbt`` kept one on 24 of the 1,137 train and validation pages with gold; with
+    them no backend lost over 0.00002 on either part, ``svm`` gained 0.0009 and 0.0014, ``gbt`` 0.0003
+    and 0.0005;
 after the article
     on a page the page-type model takes for an article, kept text after the article's body (the
     largest run of kept text with no more than :data:`BODY_GAP_CHARS` of dropped text inside it)
@@ -133,7 +136,7 @@ MIN_CHARS_BESIDE_COMMENTS_NOT_FORUM = 300  # the same where the page-type model 
 LINK_DENSITY_MIN = 0.5  # a paragraph's parent with more link text than this is a link list
 LINK_LIST_SHARE_MAX = 0.35  # link lists above this share of the kept text: the links are the page
 LINK_LEVEL = 1  # which ancestor of the paragraph element is read for link density (one of LINK_LEVELS)
-FURNITURE = ("nav", "aside", "footer", "form")  # regions of features/structure.REGIONS, plus hidden subtrees
+FURNITURE = ("nav", "aside", "footer", "form", "consent")  # regions of features/structure.REGIONS; and hidden ones
 FURNITURE_SHARE_MAX = 0.4  # a kind of furniture above this share of the kept text is the page's content
 BODY_GAP_CHARS = 500  # dropped text that ends a run of kept text: the article's body is the largest run
 AFTER_BODY_SHARE_MAX = 0.5  # a later run at least this share of the body is the article's too (a split body)

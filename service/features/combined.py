@@ -36,7 +36,7 @@ from service.features.candidates import candidate_features
 from service.features.hidden import hidden_blocks
 from service.features.shallow import leaf_words
 from service.features.stack import BLOCK_SIGNALS, EDGE, block_signals, window_means
-from service.features.structure import LINK_LEVELS, REGIONS, container_link_shares, leaf_regions
+from service.features.structure import FEATURE_REGIONS, LINK_LEVELS, container_link_shares, leaf_regions
 from service.features.texrex import FEATURE_NAMES as TEXREX_NAMES
 from service.features.texrex import texrex_features
 from service.features.units import paragraph_units
@@ -54,7 +54,7 @@ OWN_NAMES: tuple[str, ...] = (
     *(f"texrex_paragraph.{n}" for n in TEXREX_NAMES),
     *(f"boilernet.{n}" for n in NUMERIC_FEATURES),
     *(f"stack.{n}" for n in BLOCK_SIGNALS),
-    *(f"region.{r}" for r in REGIONS),
+    *(f"region.{r}" for r in FEATURE_REGIONS),
     *(f"container_link_share.{level}" for level in LINK_LEVELS),
     "hidden",
     *(f"candidate.{n}" for n in CANDIDATE_FEATURES),
@@ -107,7 +107,7 @@ def own_features(document: Document, out: np.ndarray) -> None:
         texrex_features(document, paragraph)[paragraph],
         numeric_features(document, leaf_words(document).counts),
         block_signals(document),
-        (regions[:, None] >> np.arange(len(REGIONS))) & 1,
+        (regions[:, None] >> np.arange(len(FEATURE_REGIONS))) & 1,
         container_link_shares(document),
         hidden_blocks(document)[:, None],
         candidate_features(document),

@@ -30,7 +30,15 @@ from service.parsing.document import Document
 # that is not a letter or digit ("comment-list" -> comment, list); a word matches a region's word when
 # it equals it or, for words of MIN_PREFIX letters or more, starts with it ("comments" matches "comment").
 # These are the regions pruning drops; header, byline/meta, related, promo and share words were
-# measured too and lost text on the WCXB validation part.
+# measured too and lost text on the WCXB validation part. A region's bit is its place here, so a new
+# region goes last (the models read the bits of FEATURE_REGIONS).
+# Cookie and consent banners: a "cookie", "consent" or "gdpr" word, or a consent manager's own name (OneTrust,
+# Cookiebot, Didomi, Usercentrics, TrustArc, Osano, Complianz, Termly, iubenda). Not "cmp": Adobe's components
+# are named cmp-teaser, cmp-container (a travel site's offers), and Python's docs hold functools.cmp_to_key.
+_CONSENT_WORDS = (
+    "cookie", "consent", "gdpr", "onetrust", "optanon", "cybotcookiebot", "didomi", "usercentrics", "trustarc",
+    "osano", "cmplz", "termly", "iubenda",
+)  # fmt: skip
 REGIONS: dict[str, tuple[frozenset[str], frozenset[str], tuple[str, ...]]] = {
     "nav": (
         frozenset({"nav", "menu"}),
@@ -41,7 +49,10 @@ REGIONS: dict[str, tuple[frozenset[str], frozenset[str], tuple[str, ...]]] = {
     "footer": (frozenset({"footer"}), frozenset({"contentinfo"}), ("footer", "foot")),
     "form": (frozenset({"form", "button", "select", "label"}), frozenset({"search", "form", "dialog"}), ("search",)),
     "comment": (frozenset(), frozenset({"comment"}), ("comment", "disqus", "respond", "reply", "discussion")),
+    "consent": (frozenset(), frozenset(), _CONSENT_WORDS),
 }
+# The regions the block models read as features (``gbt``'s columns): the first five, fixed with their models.
+FEATURE_REGIONS = ("nav", "aside", "footer", "form", "comment")
 MIN_PREFIX = 4
 # Elements that hold the whole page: a region word on them (body class="has-sidebar single-comments")
 # marks the page's layout, not where the region is.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,7 +17,7 @@ from service.backends.pruning import (
     prune_boilerplate,
 )
 from service.backends.registry import BackendRegistry
-from service.features.structure import review_blocks
+from service.features.structure import REGION_BITS, leaf_regions, review_blocks
 from service.metadata.reader import MetadataReader, load_metadata_reader
 from service.models.store import ModelStore
 from service.parsing.document import Document
@@ -263,6 +264,37 @@ def test_a_review_body_or_a_word_on_the_frame_is_no_reviews_container() -> None:
     framed = parse_html(f'<body class="reviews-page"><main>{DESCRIPTION}</main></body>')
     assert not review_blocks(framed).any()
     assert review_blocks(parse_html(f"<main>{DESCRIPTION}{CUSTOMER_REVIEWS}</main>")).sum() == 24
+
+
+# Consent banners as the managers write them (OneTrust's, Cookiebot's, a theme's own), after an article.
+CONSENT_BANNERS = (
+    '<div id="onetrust-consent-sdk"><div class="ot-pc-desc"><p>We process your data to deliver content.</p></div>'
+    '<h3 class="ot-category-title">Manage Consent Preferences</h3></div>'
+    '<div id="CybotCookiebotDialog"><p>This website uses cookies to improve your experience.</p></div>'
+    '<div class="cookie-notice__message"><p>By using this site you agree to our policy.</p></div>'
+)
+
+
+@pytest.mark.parametrize("page_type", ["article", "listing", "product", None])
+def test_cookie_and_consent_banners_go_where_they_are_a_minority(page_type: str | None) -> None:
+    text = kept_text(f"<main><h1>Story</h1>{ARTICLE}</main>{CONSENT_BANNERS}", page_type=page_type)
+    assert "Sentence 79" in text
+    for banner in ("We process your data", "Manage Consent", "uses cookies", "agree to our policy"):
+        assert banner not in text
+
+
+def in_consent_banner(html: str) -> np.ndarray:
+    return (leaf_regions(parse_html(html)) & REGION_BITS["consent"]) != 0
+
+
+def test_a_cookie_policy_page_keeps_its_policy_and_other_names_are_no_banner() -> None:
+    policy = '<div class="cookie-policy">' + "<p>We set these cookies for the reasons below. </p>" * 40 + "</div>"
+    assert "reasons below" in kept_text(f"<main><h1>Cookie policy</h1>{policy}</main>")  # the page's content
+    recipe = '<div class="recipe-card fortunecookie"><p>Chocolate chip cookies, baked in ten minutes.</p></div>'
+    components = f'<div class="cmp-teaser" id="functools.cmp_to_key">{ARTICLE}</div>'  # Adobe's, Python's docs
+    for names in (recipe, f'<body class="gdpr-ready">{ARTICLE}</body>', components):
+        assert not in_consent_banner(names).any()  # a word inside another, the page's frame, no consent word
+    assert in_consent_banner(f"<main>{ARTICLE}</main>{CONSENT_BANNERS}").sum() == 4
 
 
 def test_a_layout_class_around_the_whole_page_is_not_furniture() -> None:
