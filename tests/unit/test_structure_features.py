@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 
 from service.features.structure import (
+    FEATURE_REGIONS,
     LINK_LEVELS,
     REGION_BITS,
+    REGIONS,
     container_link_shares,
     leaf_regions,
     sidebar_blocks,
@@ -111,3 +113,9 @@ def test_an_empty_page_has_no_rows() -> None:
     assert sidebar_blocks(document).shape == (0,)
     assert leaf_regions(document).shape == (0,)
     assert container_link_shares(document).shape == (0, len(LINK_LEVELS))
+
+
+def test_the_regions_the_models_read_keep_their_bits() -> None:
+    # gbt's region columns are the low bits: a region pruning adds goes after them, never between
+    assert tuple(REGIONS)[: len(FEATURE_REGIONS)] == FEATURE_REGIONS
+    assert [REGION_BITS[region] for region in FEATURE_REGIONS] == [1, 2, 4, 8, 16]
