@@ -13,15 +13,16 @@ import os
 import resource
 import sys
 import time
-from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from service.settings import DEFAULT_BACKEND
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from service.corpus.batch import Options
-    from service.corpus.shards import Shard
+    from service.corpus.shards import Done, Shard
 
 ENGINES = ("local", "ray")
 
@@ -79,6 +80,26 @@ def _cpu_s() -> dict[str, float]:
     return {"main": own.ru_utime + own.ru_stime, "workers": children.ru_utime + children.ru_stime}
 
 
+def _stage_facts(done: Iterable[Done], workers: int, elapsed: float) -> dict[str, dict[str, float]]:
+    """Seconds the workers spent reading, extracting and writing, and each as a share of their time in the run.
+
+    One minus the extracting share is what the engine costs the workers besides extraction (what
+    ``bench`` measures alone), read in the run itself: unlike a ``bench`` run before or after, it
+    does not move with the machine's speed.
+    """
+    from service.corpus.shards import STAGES  # noqa: PLC0415 - the corpus modules load with the command's work
+
+    seconds = dict.fromkeys(STAGES, 0.0)
+    for result in done:
+        for stage in STAGES:
+            seconds[stage] += result.seconds[stage]
+    budget = workers * elapsed
+    return {
+        "stage_s": {stage: round(s, 3) for stage, s in seconds.items()},
+        "stage_share": {stage: round(s / budget, 4) if budget else 0.0 for stage, s in seconds.items()},
+    }
+
+
 def _peak_rss_mb() -> dict[str, float]:
     """Peak resident memory of this process and of the largest child (a local worker) it waited for."""
     return {
@@ -108,7 +129,7 @@ def _process(shards: list[Shard], options: Options, args: argparse.Namespace) ->
         file=sys.stderr,
     )
     started, cpu_started = time.perf_counter(), _cpu_s()
-    done: dict[Path, Counter[str]] = {}
+    done: dict[Path, Done] = {}
     failed: dict[Path, str] = {}
     with Progress(sum(s.size_bytes for s in pending)) as progress:
         if not pending:
@@ -123,7 +144,8 @@ def _process(shards: list[Shard], options: Options, args: argparse.Namespace) ->
             done, failed = run_local(pending, options, args.workers, progress.update)
     elapsed = time.perf_counter() - started
     cpu = {who: round(now - cpu_started[who], 3) for who, now in _cpu_s().items()}
-    pages = sum(sum(c.values()) for c in done.values())
+    pages = sum(sum(d.outcomes.values()) for d in done.values())
+    stages = _stage_facts(done.values(), min(args.workers, len(pending)), elapsed)
     run_facts = {
         "backend": args.backend,
         "format": args.format,
@@ -132,11 +154,16 @@ def _process(shards: list[Shard], options: Options, args: argparse.Namespace) ->
         "this_run": {"shards": len(done), "pages": pages, "seconds": round(elapsed, 3),
                      "pages_per_s": round(pages / elapsed, 2) if elapsed else None, "cpu_s": cpu,
                      "pages_per_cpu_s": round(pages / sum(cpu.values()), 2) if pages else None,
-                     "peak_rss_mb": _peak_rss_mb()},
+                     "peak_rss_mb": _peak_rss_mb(), **stages},
     }  # fmt: skip
-    summary = write_summary(args.out, shards, counts | done, failed, run_facts)
+    summary = write_summary(
+        args.out, shards, counts | {path: d.outcomes for path, d in done.items()}, failed, run_facts
+    )
     outcomes = ", ".join(f"{code} {n}" for code, n in summary["outcomes"].items())
     print(f"corpus: {summary['pages']} pages ({outcomes}) in {args.out}", file=sys.stderr)
+    if done:
+        shares = ", ".join(f"{stage} {share:.1%}" for stage, share in stages["stage_share"].items())
+        print(f"corpus: the workers' time: {shares}; the rest start-up and waiting", file=sys.stderr)
     for path, why in failed.items():
         print(f"error: shard {path} failed: {why}", file=sys.stderr)
     return 1 if failed else 0

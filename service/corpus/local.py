@@ -10,7 +10,6 @@ go on; its output stays unwritten, so the next run does it again.
 from __future__ import annotations
 
 import multiprocessing
-from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
@@ -20,7 +19,7 @@ from typing import Any
 from threadpoolctl import threadpool_limits
 
 from service.corpus.batch import BatchExtractor, Options
-from service.corpus.shards import Report, Shard, process_shard
+from service.corpus.shards import Done, Report, Shard, process_shard
 
 POLL_S = 0.2
 
@@ -34,38 +33,36 @@ def _start_worker(options: Options, queue: Any) -> None:
     _worker["queue"] = queue
 
 
-def _run_shard(shard: Shard) -> Counter[str]:
+def _run_shard(shard: Shard) -> Done:
     queue = _worker["queue"]
     return process_shard(shard, _worker["extractor"], lambda pages, size: queue.put((pages, size)))
 
 
 def run_local(
     shards: list[Shard], options: Options, workers: int, report: Report
-) -> tuple[dict[Path, Counter[str]], dict[Path, str]]:
-    """Each shard's outcome counts, and the shards that failed with why."""
+) -> tuple[dict[Path, Done], dict[Path, str]]:
+    """Each finished shard's result, and the shards that failed with why."""
     context = multiprocessing.get_context("spawn")
     queue = context.Queue()
-    counts: dict[Path, Counter[str]] = {}
+    done: dict[Path, Done] = {}
     failed: dict[Path, str] = {}
     largest_first = sorted(shards, key=lambda shard: shard.size_bytes, reverse=True)
     processes = min(workers, len(shards))  # a worker with no shard would only load the models
     with ProcessPoolExecutor(processes, context, initializer=_start_worker, initargs=(options, queue)) as pool:
-        running: dict[Future[Counter[str]], Shard] = {pool.submit(_run_shard, s): s for s in largest_first}
+        running: dict[Future[Done], Shard] = {pool.submit(_run_shard, s): s for s in largest_first}
         while running:
-            done, _ = wait(running, timeout=POLL_S, return_when=FIRST_COMPLETED)
+            finished, _ = wait(running, timeout=POLL_S, return_when=FIRST_COMPLETED)
             _drain(queue, report)
-            for future in done:
+            for future in finished:
                 shard = running.pop(future)
-                _collect(future, shard, counts, failed)
+                _collect(future, shard, done, failed)
     _drain(queue, report)
-    return counts, failed
+    return done, failed
 
 
-def _collect(
-    future: Future[Counter[str]], shard: Shard, counts: dict[Path, Counter[str]], failed: dict[Path, str]
-) -> None:
+def _collect(future: Future[Done], shard: Shard, done: dict[Path, Done], failed: dict[Path, str]) -> None:
     try:
-        counts[shard.input] = future.result()
+        done[shard.input] = future.result()
     except Exception as error:  # the shard is redone by the next run; the others go on
         failed[shard.input] = f"{type(error).__name__}: {error}"
 

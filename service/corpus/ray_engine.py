@@ -11,9 +11,7 @@ paths must be on a file system every node sees (a shared volume on Kubernetes).
 
 from __future__ import annotations
 
-import json
 import os
-from collections import Counter
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -21,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from service.corpus.batch import BatchExtractor, Options
-from service.corpus.shards import Report, Shard, process_shard
+from service.corpus.shards import Done, Report, Shard, process_shard
 from service.models.store import ModelStore
 from service.settings import GPU_EXECUTION_PROVIDERS, Settings
 
@@ -36,17 +34,17 @@ class ShardActor:
         self.extractor = BatchExtractor(Options(**options))
 
     def __call__(self, batch: dict[str, np.ndarray]) -> dict[str, list[Any]]:
-        outputs, counts, errors = [], [], []
+        outputs, results, errors = [], [], []
         for encoded in batch["shard"]:
             shard = Shard.from_json(encoded)
             try:
-                counts.append(json.dumps(process_shard(shard, self.extractor, lambda pages, size: None)))
+                results.append(process_shard(shard, self.extractor, lambda pages, size: None).to_json())
                 errors.append("")
             except Exception as error:  # the shard is redone by the next run; the others go on
-                counts.append("{}")
+                results.append("")
                 errors.append(f"{type(error).__name__}: {error}")
             outputs.append(str(shard.input))
-        return {"input": outputs, "counts": counts, "error": errors}
+        return {"input": outputs, "result": results, "error": errors}
 
 
 def gpus_per_worker(backend: str) -> float:
@@ -62,8 +60,8 @@ def gpus_per_worker(backend: str) -> float:
 
 def run_ray(
     shards: list[Shard], options: Options, workers: int, address: str | None, report: Report
-) -> tuple[dict[Path, Counter[str]], dict[Path, str]]:
-    """Each shard's outcome counts, and the shards that failed with why, computed on the Ray cluster at ``address``."""
+) -> tuple[dict[Path, Done], dict[Path, str]]:
+    """Each finished shard's result, and the shards that failed with why, computed on the Ray cluster at ``address``."""
     import ray  # noqa: PLC0415 - the optional `ray` extra
 
     # A cluster's address (given, or RAY_ADDRESS where a RayJob runs the command on the head), or else a Ray
@@ -85,14 +83,15 @@ def run_ray(
             num_gpus=gpus_per_worker(options.backend),
         )
         sizes = {str(shard.input): shard.size_bytes for shard in shards}
-        counts: dict[Path, Counter[str]] = {}
+        done: dict[Path, Done] = {}
         failed: dict[Path, str] = {}
         for row in results.iter_rows():
             if row["error"]:
                 failed[Path(row["input"])] = row["error"]
             else:
-                counts[Path(row["input"])] = Counter(json.loads(row["counts"]))
-            report(sum(counts.get(Path(row["input"]), Counter()).values()), sizes[row["input"]])
-        return counts, failed
+                done[Path(row["input"])] = Done.from_json(row["result"])
+            finished = done.get(Path(row["input"]))
+            report(sum(finished.outcomes.values()) if finished else 0, sizes[row["input"]])
+        return done, failed
     finally:
         ray.shutdown()

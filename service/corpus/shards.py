@@ -10,9 +10,10 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -59,22 +60,62 @@ def plan(inputs: list[Path], out_dir: Path, options: Options) -> list[Shard]:
     return shards
 
 
-def process_shard(shard: Shard, extractor: BatchExtractor, report: Report) -> Counter[str]:
-    """Extract every page of one shard into its output file; the outcome counts."""
+STAGES = ("read", "extract", "write")
+
+
+@dataclass
+class Done:
+    """A finished shard: its outcome counts, and the wall-clock seconds its worker spent in each of :data:`STAGES`.
+
+    The stages' shares of a run's worker time are measured while the run runs, so unlike a
+    comparison with ``bench`` run at another time they do not move with the machine's speed.
+    """
+
+    outcomes: Counter[str]
+    seconds: dict[str, float] = field(default_factory=lambda: dict.fromkeys(STAGES, 0.0))
+
+    def to_json(self) -> str:
+        """The result as text, to travel back from a Ray actor."""
+        return json.dumps({"outcomes": self.outcomes, "seconds": self.seconds})
+
+    @classmethod
+    def from_json(cls, text: str) -> Done:
+        fields = json.loads(text)
+        return cls(Counter(fields["outcomes"]), fields["seconds"])
+
+
+def process_shard(shard: Shard, extractor: BatchExtractor, report: Report) -> Done:
+    """Extract every page of one shard into its output file; the outcome counts and where the time went."""
     reader = named(shard.format).read
+    seconds = dict.fromkeys(STAGES, 0.0)
+    clock = time.perf_counter
     with (
         shard.input.open("rb") as stream,
         ShardWriter(shard.output, schema(extractor.options), shard.fingerprint) as out,
     ):
         pages = reader(stream, str(shard.input), extractor.options.max_page_bytes)
         read = 0
-        for batch in _batches(pages, extractor.options.batch_size):
-            out.write(extractor.rows(batch))
+        batches = _batches(pages, extractor.options.batch_size)
+        while True:
+            started = clock()
+            batch = next(batches, None)
+            extracting = clock()
+            seconds["read"] += extracting - started
+            if batch is None:
+                break
+            rows = extractor.rows(batch)
+            writing = clock()
+            out.write(rows)
+            seconds["extract"] += writing - extracting
+            seconds["write"] += clock() - writing
             now = stream.tell()
             report(len(batch), max(now - read, 0))
             read = max(read, now)
         report(0, max(shard.size_bytes - read, 0))
-        return out.commit()
+        started = clock()
+        outcomes = out.commit()
+        seconds["write"] += clock() - started
+        return Done(outcomes, seconds)
 
 
 def _batches(pages: Iterator[Page], size: int) -> Iterator[list[Page]]:

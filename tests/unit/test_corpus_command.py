@@ -80,6 +80,18 @@ def test_the_summary_counts_every_outcome(inputs: tuple[Path, dict[str, list[Exp
     assert {"too_large", "truncated_record", "decode_error", "not_html", "empty_body"} <= set(wanted)
 
 
+def test_the_summary_says_where_the_workers_time_went(first_run: Path) -> None:
+    run = json.loads((first_run / "summary.json").read_text())["this_run"]
+    seconds, shares = run["stage_s"], run["stage_share"]
+    assert list(seconds) == list(shares) == ["read", "extract", "write"]
+    assert seconds["read"] > 0 and seconds["extract"] > 0 and seconds["write"] > 0
+    # each worker's stages lie inside the run, so together they fill at most the workers' time
+    assert sum(seconds.values()) <= 2 * run["seconds"]
+    assert all(0 <= share <= 1 for share in shares.values()) and shares["extract"] > 0 and sum(shares.values()) <= 1.0
+    for stage, share in shares.items():
+        assert share == pytest.approx(seconds[stage] / (2 * run["seconds"]), abs=1e-3)
+
+
 def test_a_rerun_skips_complete_shards_and_redoes_a_lost_one(
     inputs: tuple[Path, dict[str, list[Expected]]], first_run: Path
 ) -> None:
@@ -91,6 +103,7 @@ def test_a_rerun_skips_complete_shards_and_redoes_a_lost_one(
                       "--metadata")  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "3 shards, 2 already complete, 1 to do" in done.stderr
+    assert "the workers' time: read " in done.stderr and "extract " in done.stderr
     assert {shard: shard.stat().st_mtime_ns for shard in shards if shard != lost} == {
         shard: mtime for shard, mtime in before.items() if shard != lost
     }
