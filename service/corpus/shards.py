@@ -13,7 +13,7 @@ import re
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -63,16 +63,12 @@ def plan(inputs: list[Path], out_dir: Path, options: Options) -> list[Shard]:
 STAGES = ("read", "extract", "write")
 
 
-@dataclass
+@dataclass(frozen=True)
 class Done:
-    """A finished shard: its outcome counts, and the wall-clock seconds its worker spent in each of :data:`STAGES`.
-
-    The stages' shares of a run's worker time are measured while the run runs, so unlike a
-    comparison with ``bench`` run at another time they do not move with the machine's speed.
-    """
+    """A finished shard: its outcome counts, and the wall-clock seconds its worker spent in each of :data:`STAGES`."""
 
     outcomes: Counter[str]
-    seconds: dict[str, float] = field(default_factory=lambda: dict.fromkeys(STAGES, 0.0))
+    seconds: dict[str, float]
 
     def to_json(self) -> str:
         """The result as text, to travel back from a Ray actor."""
