@@ -163,7 +163,7 @@ def _process(shards: list[Shard], options: Options, args: argparse.Namespace) ->
     print(f"corpus: {summary['pages']} pages ({outcomes}) in {args.out}", file=sys.stderr)
     if done:
         shares = ", ".join(f"{stage} {share:.1%}" for stage, share in stages["stage_share"].items())
-        print(f"corpus: the workers' time: {shares}; the rest start-up and waiting", file=sys.stderr)
+        print(f"corpus: the workers' time: {shares}; the rest start-up, waiting and failed shards", file=sys.stderr)
     for path, why in failed.items():
         print(f"error: shard {path} failed: {why}", file=sys.stderr)
     return 1 if failed else 0
