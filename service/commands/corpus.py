@@ -118,6 +118,7 @@ def _unknown_backend(name: str) -> str | None:
 
 def _process(shards: list[Shard], options: Options, args: argparse.Namespace) -> int:
     from service.corpus.progress import Progress  # noqa: PLC0415
+    from service.corpus.shards import pool_size  # noqa: PLC0415
     from service.corpus.summary import write_summary  # noqa: PLC0415
     from service.corpus.writer import finished_counts  # noqa: PLC0415
 
@@ -145,7 +146,7 @@ def _process(shards: list[Shard], options: Options, args: argparse.Namespace) ->
     elapsed = time.perf_counter() - started
     cpu = {who: round(now - cpu_started[who], 3) for who, now in _cpu_s().items()}
     pages = sum(sum(d.outcomes.values()) for d in done.values())
-    stages = _stage_facts(done.values(), min(args.workers, len(pending)), elapsed)
+    stages = _stage_facts(done.values(), pool_size(args.workers, len(pending)), elapsed)
     run_facts = {
         "backend": args.backend,
         "format": args.format,

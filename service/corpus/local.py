@@ -19,7 +19,7 @@ from typing import Any
 from threadpoolctl import threadpool_limits
 
 from service.corpus.batch import BatchExtractor, Options
-from service.corpus.shards import Done, Report, Shard, process_shard
+from service.corpus.shards import Done, Report, Shard, pool_size, process_shard
 
 POLL_S = 0.2
 
@@ -47,7 +47,7 @@ def run_local(
     done: dict[Path, Done] = {}
     failed: dict[Path, str] = {}
     largest_first = sorted(shards, key=lambda shard: shard.size_bytes, reverse=True)
-    processes = min(workers, len(shards))  # a worker with no shard would only load the models
+    processes = pool_size(workers, len(shards))
     with ProcessPoolExecutor(processes, context, initializer=_start_worker, initargs=(options, queue)) as pool:
         running: dict[Future[Done], Shard] = {pool.submit(_run_shard, s): s for s in largest_first}
         while running:

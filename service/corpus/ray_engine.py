@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from service.corpus.batch import BatchExtractor, Options
-from service.corpus.shards import Done, Report, Shard, process_shard
+from service.corpus.shards import Done, Report, Shard, pool_size, process_shard
 from service.models.store import ModelStore
 from service.settings import GPU_EXECUTION_PROVIDERS, Settings
 
@@ -78,7 +78,7 @@ def run_ray(
             ShardActor,
             fn_constructor_kwargs={"options": asdict(options)},
             batch_size=1,
-            compute=ray.data.ActorPoolStrategy(size=min(workers, len(items))),
+            compute=ray.data.ActorPoolStrategy(size=pool_size(workers, len(items))),
             num_cpus=1,
             num_gpus=gpus_per_worker(options.backend),
         )

@@ -60,6 +60,11 @@ def plan(inputs: list[Path], out_dir: Path, options: Options) -> list[Shard]:
     return shards
 
 
+def pool_size(workers: int, shards: int) -> int:
+    """How many workers a run starts: no more than there are shards (a worker with none would only load the models)."""
+    return min(workers, shards)
+
+
 STAGES = ("read", "extract", "write")
 
 
