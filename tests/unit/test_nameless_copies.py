@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from service.evaluation.datasets import Page
-from service.evaluation.labels import LabelCache, labels_for
 from service.parsing.lexbor import parse_html
 from service.parsing.stripped import without_attributes
 from service.training.augment import NAMES, nameless_copies
-from service.training.data import LabeledDocument
+
+from support.train_pages import labeled_pages
 
 PAGE = (
     '<html><head><meta charset="windows-1252"><title id="t">Caf\xe9</title>'
@@ -34,19 +33,8 @@ def test_class_and_id_go_and_everything_else_stays() -> None:
     assert original.elem_attribute("class") and original.elem_attribute("id")
 
 
-def _labeled(tmp_path: Path, n: int) -> list[LabeledDocument]:
-    docs = []
-    for i in range(n):
-        path = tmp_path / f"{i}.html"
-        path.write_bytes(PAGE)
-        page = Page(id=str(i), html_path=path, main_content=GOLD)
-        document = parse_html(PAGE)
-        docs.append(LabeledDocument(page, document, labels_for(page, document, cache=LabelCache(tmp_path))))
-    return docs
-
-
 def test_a_share_of_the_pages_is_copied_without_names_and_labelled_anew(tmp_path: Path) -> None:
-    docs = _labeled(tmp_path, 40)
+    docs = labeled_pages(tmp_path, [(PAGE, GOLD)] * 40)
     every = nameless_copies(docs, 1.0, seed=3)
     assert [copy.page for copy in every] == [doc.page for doc in docs]
     for copy, doc in zip(every, docs, strict=True):

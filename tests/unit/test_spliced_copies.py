@@ -5,12 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from service.evaluation.datasets import Page
-from service.evaluation.labels import LabelCache, labels_for
-from service.parsing.lexbor import parse_html
 from service.parsing.spliced import link_blocks, paragraph_texts, with_blocks_after
 from service.training.augment import spliced_copies
-from service.training.data import LabeledDocument
+
+from support.train_pages import labeled_pages
 
 FIRST = "The council voted on Tuesday to keep the old bridge open to walkers and cyclists for another year."
 SECOND = "Engineers said the repairs would cost less than a new crossing, and work starts in the spring."
@@ -46,20 +44,8 @@ def test_blocks_go_right_after_the_paragraph_named() -> None:
     assert paragraph_texts(out.encode())[:3] == paragraph_texts(_page(1))
 
 
-def _labeled(tmp_path: Path, pages: list[tuple[bytes, str]]) -> list[LabeledDocument]:
-    """Each (page, gold) as a train page."""
-    docs = []
-    for i, (html, gold) in enumerate(pages):
-        path = tmp_path / f"{i}.html"
-        path.write_bytes(html)
-        page = Page(id=str(i), html_path=path, main_content=gold)
-        document = parse_html(html)
-        docs.append(LabeledDocument(page, document, labels_for(page, document, cache=LabelCache(tmp_path))))
-    return docs
-
-
 def test_copies_hold_other_pages_lists_in_the_article_labelled_boilerplate(tmp_path: Path) -> None:
-    docs = _labeled(tmp_path, [(_page(n), ARTICLE) for n in range(6)])
+    docs = labeled_pages(tmp_path, [(_page(n), ARTICLE) for n in range(6)])
     copies = spliced_copies(docs, 1.0, seed=5, blocks=2)
     assert [copy.page for copy in copies] == [doc.page for doc in docs]
     for n, copy in enumerate(copies):
@@ -77,13 +63,17 @@ def test_copies_hold_other_pages_lists_in_the_article_labelled_boilerplate(tmp_p
 
 
 def test_a_page_without_a_paragraph_surely_in_its_gold_gets_no_copy(tmp_path: Path) -> None:
-    docs = _labeled(tmp_path, [(_page(n), "Bridge") for n in range(3)])  # no paragraph of 60 characters in the gold
+    docs = labeled_pages(
+        tmp_path, [(_page(n), "Bridge") for n in range(3)]
+    )  # no paragraph of 60 characters in the gold
     assert spliced_copies(docs, 1.0, seed=5, blocks=2) == []
 
 
 def test_a_page_donates_no_list_whose_lines_are_its_gold(tmp_path: Path) -> None:
     teasers = "\n".join(f"Other headline number 0-{k} from the desk" for k in range(4))
-    docs = _labeled(tmp_path, [(_page(0), f"{FIRST}\n{teasers}\n{SECOND}"), (_page(1), ARTICLE)])  # 0: list is gold
+    docs = labeled_pages(
+        tmp_path, [(_page(0), f"{FIRST}\n{teasers}\n{SECOND}"), (_page(1), ARTICLE)]
+    )  # 0: list is gold
     copies = spliced_copies(docs, 1.0, seed=5, blocks=2)
     # the second page's list goes into the first; the first has none to give, so the second gets no copy
     assert [copy.page.id for copy in copies] == [docs[0].page.id]
