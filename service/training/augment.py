@@ -48,8 +48,8 @@ def nameless_copies(docs: list[LabeledDocument], share: float, seed: int) -> lis
 def spliced_copies(docs: list[LabeledDocument], share: float, seed: int, blocks: int) -> list[LabeledDocument]:
     """A copy of a ``share`` of ``docs`` with ``blocks`` link blocks of other pages in its article, labelled anew.
 
-    Half the blocks go after the gold's last paragraph (where "Related stories" follow an article), the rest after
-    one of its paragraphs drawn at random; a page with no paragraph surely in its gold gets no copy.
+    Each block goes, by a coin's toss, after the gold's last paragraph (where "Related stories" follow an article)
+    or after one of its paragraphs drawn at random; a page with no paragraph surely in its gold gets no copy.
     """
     rng = np.random.default_rng(seed)
     pool = [(k, fragment) for k, doc in enumerate(docs) for fragment in _boilerplate_blocks(doc, rng)]
@@ -64,7 +64,7 @@ def spliced_copies(docs: list[LabeledDocument], share: float, seed: int, blocks:
         if not anchors or not fragments:
             continue
         inserts = [(anchors[-1] if rng.random() < 0.5 else int(rng.choice(anchors)), f) for f in fragments]
-        document = parse_html(with_blocks_after(html, inserts).encode())
+        document = parse_html(with_blocks_after(html, inserts))  # decoded text: its <meta charset> is read no more
         copies.append(LabeledDocument(doc.page, document, labels_for(doc.page, document)))
     return copies
 

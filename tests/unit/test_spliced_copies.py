@@ -78,3 +78,13 @@ def test_a_page_donates_no_list_whose_lines_are_its_gold(tmp_path: Path) -> None
     # the second page's list goes into the first; the first has none to give, so the second gets no copy
     assert [copy.page.id for copy in copies] == [docs[0].page.id]
     assert any(text.startswith("Other headline number 1-") for text in copies[0].document.texts[:8])
+
+
+def test_a_page_in_another_charset_keeps_its_text(tmp_path: Path) -> None:
+    def declared_1252(n: int) -> bytes:
+        page = _page(n).decode().replace("<head>", '<head><meta charset="windows-1252">')
+        return page.replace(FIRST, f"Café {FIRST}").encode("cp1252")
+
+    docs = labeled_pages(tmp_path, [(declared_1252(n), ARTICLE.replace(FIRST, f"Café {FIRST}")) for n in range(3)])
+    copies = spliced_copies(docs, 1.0, seed=5, blocks=2)
+    assert copies and all(f"Café {FIRST}" in copy.document.texts for copy in copies)
