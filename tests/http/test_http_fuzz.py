@@ -13,6 +13,10 @@ from ipaddress import IPv4Address
 
 import pytest
 import schemathesis
+
+# schemathesis imports this lazily while it generates a body, hypothesis' frames deep: there CPython 3.11
+# once failed compiling it ("AST constructor recursion depth mismatch"), a flaky error that is none of ours
+import schemathesis.generation.body_overrides
 from hypothesis import HealthCheck, given, settings
 from schemathesis import GenerationMode
 from schemathesis.specs.openapi.checks import (
