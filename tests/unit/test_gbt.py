@@ -23,6 +23,7 @@ from service.features.units import paragraph_units
 from service.models.store import ModelStore
 from service.parsing.lexbor import parse_html
 from service.paths import MODEL_STORE
+from service.training.gbt import MONOTONE_DECREASING, RECIPE, monotone_constraints
 
 from support.feature_models import assert_served_and_extracts, fit_and_check_parity
 from support.paths import FIXTURES_DIR
@@ -97,18 +98,43 @@ def test_the_registry_serves_it_and_the_pipeline_extracts_with_it():
     [
         ({}, {}),  # the defaults: a manifest that reads as the shipped model's
         (
-            {"boilerplate_weight": 2.0, "min_leaf_rows": 50, "l2": 1.0},
-            {"boilerplate_weight": 2.0, "min_samples_leaf": 50, "l2_regularization": 1.0},
+            {"boilerplate_weight": 2.0, "min_leaf_rows": 50, "l2": 1.0, "monotone": "links"},
+            {"boilerplate_weight": 2.0, "min_samples_leaf": 50, "l2_regularization": 1.0, "monotonic_cst": "links"},
         ),
     ],
 )
-def test_the_trainer_fits_and_exports_with_parity(changed: dict[str, float], recorded: dict[str, float]):
-    defaults = {"boilerplate_weight": 1.0, "min_leaf_rows": 20, "l2": 0.0}
+def test_the_trainer_fits_and_exports_with_parity(changed: dict[str, object], recorded: dict[str, object]):
+    defaults = {"boilerplate_weight": 1.0, "min_leaf_rows": 20, "l2": 0.0, "monotone": None}
     args = argparse.Namespace(iterations=20, learning_rate=0.1, leaves=7, seed=1, **(defaults | changed))
     config = fit_and_check_parity("gbt", N_FEATURES, args)
     assert (config["max_iter"], config["max_leaf_nodes"]) == (20, 7)
-    optional = ("boilerplate_weight", "min_samples_leaf", "l2_regularization")
+    optional = ("boilerplate_weight", "min_samples_leaf", "l2_regularization", "monotonic_cst")
     assert {key: config[key] for key in optional if key in config} == recorded
+
+
+def test_a_monotone_column_only_lowers_the_score():
+    pytest.importorskip("sklearn")
+    column = FEATURE_NAMES.index("hidden")
+    rng = np.random.default_rng(2)
+    features = rng.random((800, N_FEATURES)).astype(np.float32)
+    labels = (features[:, 0] > 0.5) ^ (rng.random(800) < 0.2)  # noise the trees would follow up and down
+    args = argparse.Namespace(
+        iterations=30, learning_rate=0.3, leaves=15, seed=1, boilerplate_weight=1.0, min_leaf_rows=5, l2=0.0
+    )
+    free = RECIPE.fit(features, labels, argparse.Namespace(**vars(args), monotone=None))[0]
+    bound = RECIPE.fit(features, labels, argparse.Namespace(**vars(args), monotone="markup"))[0]
+    sweep = np.repeat(features[:50], 21, axis=0)
+    sweep[:, column] = np.tile(np.linspace(0, 1, 21, dtype=np.float32), 50)
+    steps = [np.diff(model.predict_proba(sweep)[:, 1].reshape(50, 21), axis=1) for model in (free, bound)]
+    assert (steps[0] > 1e-9).any()  # unconstrained, the noise makes the score climb somewhere
+    assert (steps[1] <= 1e-9).all()
+
+
+def test_monotone_names_must_be_columns():
+    assert monotone_constraints(("hidden",)).count(-1) == 1
+    assert monotone_constraints(MONOTONE_DECREASING["links"])[FEATURE_NAMES.index("stack.in_link")] == -1
+    with pytest.raises(ValueError, match="not gbt columns"):
+        monotone_constraints(("no such column",))
 
 
 def test_repeated_text_counts_the_leaves_that_say_the_same():
