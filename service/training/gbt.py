@@ -126,13 +126,9 @@ DEFAULT_SPLICE_SHARE = 0.0  # measured, not taken: see the module's docstring
 DEFAULT_SPLICE_BLOCKS = 2
 # Columns a leaf's chance of being content may only fall with, all else equal (``--monotone``): where the
 # page's own markup calls it furniture, hides it or repeats it, and (``links``) how much of it is link text.
-MONOTONE_DECREASING: dict[str, tuple[str, ...]] = {
-    "markup": ("region.nav", "region.aside", "region.footer", "hidden", "repeated_text"),
-    "links": (
-        "region.nav", "region.aside", "region.footer", "hidden", "repeated_text", "stack.in_link",
-        "stack.paragraph_link_density", *(f"container_link_share.{level}" for level in LINK_LEVELS),
-    ),
-}  # fmt: skip
+_FURNITURE_COLUMNS = ("region.nav", "region.aside", "region.footer", "hidden", "repeated_text")
+_LINK_COLUMNS = ("stack.in_link", "stack.paragraph_link_density", *(f"container_link_share.{n}" for n in LINK_LEVELS))
+MONOTONE_DECREASING = {"markup": _FURNITURE_COLUMNS, "links": (*_FURNITURE_COLUMNS, *_LINK_COLUMNS)}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
