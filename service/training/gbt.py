@@ -180,14 +180,15 @@ def _fit(features: np.ndarray, labels: np.ndarray, args: argparse.Namespace) -> 
         params["min_samples_leaf"] = args.min_leaf_rows
     if args.l2:
         params["l2_regularization"] = args.l2
-    if args.monotone:
-        params["monotonic_cst"] = monotone_constraints(MONOTONE_DECREASING[args.monotone])
     # the labels are booleans: False (boilerplate) weighed against True (content)
     weights = {"class_weight": {False: args.boilerplate_weight, True: 1.0}} if args.boilerplate_weight != 1.0 else {}
-    model = HistGradientBoostingClassifier(random_state=args.seed, early_stopping=False, **params, **weights)
+    monotone = {"monotonic_cst": monotone_constraints(MONOTONE_DECREASING[args.monotone])} if args.monotone else {}
+    model = HistGradientBoostingClassifier(
+        random_state=args.seed, early_stopping=False, **params, **weights, **monotone
+    )
     model.fit(features, labels)
     config = {"kind": "HistGradientBoostingClassifier", **params}
-    if args.monotone:  # the group's name, not a column per feature
+    if monotone:  # the group's name, not a column per feature
         config["monotonic_cst"] = args.monotone
     if weights:
         config["boilerplate_weight"] = args.boilerplate_weight
