@@ -247,3 +247,27 @@ def test_a_listing_that_may_be_an_article_keeps_what_its_text_shows() -> None:
     assert metadata.page_type == "listing"
     assert metadata.page_type_confidence is not None and metadata.page_type_confidence < 0.9
     assert (metadata.date_published, metadata.author) == ("2024-03-03", ("Jane Roe",))
+
+
+def test_a_day_the_text_labels_published_wins_over_the_declared_update_it_shows() -> None:
+    head = '<script type="application/ld+json">{"@type": "Article", "datePublished": "2025-08-21"}</script>'
+    body = "<h1>Top electrical companies</h1><p>By Claire Wilson</p><p>Published</p><p>Apr 26, 2023</p>"
+    body += f"<p>Updated</p><p>Aug 21, 2025</p>{BODY}"
+    assert published(head, body) == "2023-04-26"
+    # a "Last published" is a feed's latest post, not this page's publication
+    assert published(head, body.replace("<p>Published</p>", "<p>Last published</p>")) == "2025-08-21"
+
+
+def test_a_published_label_far_from_the_headline_counts_only_as_originally_published() -> None:
+    filler = "<p>" + "Words of the article go on here. " * 12 + "</p>"
+    body = f"<h1>Pros and cons</h1><p>September 30, 2022</p>{filler}"
+    assert published(body=body + "<p>Published on: 12 March 2025</p>" + BODY) == "2022-09-30"
+    originally = body + "<p>This article was originally published on 26 Sep 2019 and updated since</p>" + BODY
+    assert published(body=originally) == "2019-09-26"
+
+
+def test_labelled_published_reads_the_date_right_after_its_label() -> None:
+    seen = Visible("Headline\nBy Jane\nPublished: 03 Dec 2025\nText")
+    assert seen.labelled_published("Headline") == "2025-12-03"
+    assert Visible("Headline\nPublished in The Weekly\nText 2025").labelled_published("Headline") is None
+    assert Visible("Headline\nText").labelled_published("") is None
