@@ -41,6 +41,7 @@ cdef extern from "lexbor/tag/const.h":
     cdef uintptr_t LXB_TAG_SCRIPT
     cdef uintptr_t LXB_TAG_TIME
     cdef uintptr_t LXB_TAG_H1
+    cdef uintptr_t LXB_TAG_BR
 
 # The attributes read, by what they are called: a standard one by Lexbor's id, any other by its name.
 cdef enum:  # the attribute names, as indices
@@ -166,27 +167,34 @@ cdef inline lxb_dom_node_t *_next_under(lxb_dom_node_t *node, lxb_dom_node_t *ro
     return NULL if node == root else node.next
 
 
-cdef Py_ssize_t _text(lxb_dom_node_t *root, Buffer *buffer) except -1:
-    """``node.text()``'s bytes into ``buffer``: the data of every text node under ``root``, in document order."""
+cdef Py_ssize_t _text(lxb_dom_node_t *root, Buffer *buffer, bint breaks=False) except -1:
+    """``node.text()``'s bytes into ``buffer``: the data of every text node under ``root``, in document order.
+
+    With ``breaks``, a ``<br>`` adds a space, as the Python reader's ``heading_text`` reads one.
+    """
     cdef lxb_dom_node_t *node = root.first_child
     cdef lxb_dom_character_data_t *character
-    cdef Py_ssize_t length
-    cdef unsigned char *grown
     buffer.size = 0
     while node != NULL:
         if node.local_name == LXB_TAG__TEXT:
             character = <lxb_dom_character_data_t *> node
-            length = character.data.length
-            if character.data.data != NULL and length > 0:
-                if buffer.size + length > buffer.capacity:
-                    grown = <unsigned char *> realloc(buffer.data, 2 * (buffer.size + length))
-                    if grown == NULL:
-                        raise MemoryError()
-                    buffer.data, buffer.capacity = grown, 2 * (buffer.size + length)
-                memcpy(buffer.data + buffer.size, character.data.data, length)
-                buffer.size += length
+            if character.data.data != NULL and character.data.length > 0:
+                _append(buffer, character.data.data, character.data.length)
+        elif breaks and node.local_name == LXB_TAG_BR:
+            _append(buffer, <const unsigned char *> b" ", 1)
         node = _next_under(node, root)
     return buffer.size
+
+
+cdef void _append(Buffer *buffer, const unsigned char *data, Py_ssize_t length) except *:
+    cdef unsigned char *grown
+    if buffer.size + length > buffer.capacity:
+        grown = <unsigned char *> realloc(buffer.data, 2 * (buffer.size + length))
+        if grown == NULL:
+            raise MemoryError()
+        buffer.data, buffer.capacity = grown, 2 * (buffer.size + length)
+    memcpy(buffer.data + buffer.size, data, length)
+    buffer.size += length
 
 
 cdef str _text_str(lxb_dom_node_t *root, Buffer *buffer):
@@ -302,7 +310,7 @@ def read_markup(kept):
                 _attributes(node, found)
                 _add_item_date(item_dates, found, CONTENT)
             elif tag == LXB_TAG_H1 and len(headings) < _max_items:
-                text = _text_cleaned(node, &buffer)
+                text = _cleaned(buffer.data, buffer.size) if _text(node, &buffer, True) else ""
                 if text:
                     headings.append(text)
     finally:

@@ -51,6 +51,11 @@ class MarkupNode(Protocol):
 
     def text(self, deep: bool = True, separator: str = "", strip: bool = False) -> str: ...
 
+    def traverse(self, include_text: bool = False) -> Iterable[MarkupNode]: ...
+
+    @property
+    def text_content(self) -> str | None: ...
+
 
 @dataclass(frozen=True, slots=True)
 class PageMarkup:
@@ -63,6 +68,14 @@ class PageMarkup:
     times: tuple[tuple[str, str], ...] = ()  # (datetime attribute, text) of every <time>
     headings: tuple[str, ...] = ()  # the text of every <h1>
     item_dates: tuple[tuple[str, str], ...] = ()  # (itemprop lower-cased, value) of body <meta>/<time> dates
+
+
+def heading_text(node: MarkupNode) -> str:
+    """A heading's text, each ``<br>`` read as the space a reader sees ("Programs of 2025 (US)<br>Your Guide")."""
+    if not any(True for _ in node.css("br")):
+        return node.text()
+    parts = (part for part in node.traverse(include_text=True) if part.tag in ("br", "-text"))
+    return "".join(" " if part.tag == "br" else part.text_content or "" for part in parts)
 
 
 def _clean(text: str | None) -> str:
@@ -114,7 +127,7 @@ def python_collect_markup(kept: Iterable[MarkupNode]) -> PageMarkup:
         elif tag == "meta":
             _add_item_date(item_dates, node.attributes, "content")
         elif tag == "h1" and len(headings) < MAX_ITEMS:
-            text = _clean(node.text())
+            text = _clean(heading_text(node))
             if text:
                 headings.append(text)
     return PageMarkup(

@@ -35,7 +35,7 @@ _VALUES = [
     "y" * (MAX_TEXT_CHARS - 1) + "é", "&amp; entity", "\u2003em space", "K\u212aelvin",
 ]  # fmt: skip
 _TEXTS = ["", "  ", "Title", " padded ", "two  spaces", "new\nline", "<b>bold</b> inner", "\xa0", "{\"@type\": \"x\"}",
-          "z" * (MAX_TEXT_CHARS + 3), "<i>a</i><i>b</i>", "\x85next"]  # fmt: skip
+          "z" * (MAX_TEXT_CHARS + 3), "<i>a</i><i>b</i>", "\x85next", "a<br>b", "<br>", "<b>x</b><br/> y"]  # fmt: skip
 _TAGS = ["meta", "link", "title", "script", "time", "h1", "noscript", "base"]
 
 
@@ -82,6 +82,7 @@ def test_the_fuzz_corpus_is_read_alike() -> None:
         b"<head><link rel='Canonical author' href></head>",  # matched by both selectors: listed twice by both
         b"<svg><script type=application/ld+json>{}</script><meta itemprop=datePublished content=2020-01-01></svg>",
         b"<h1>a<span>b</span>\n\n<em>c</em></h1>" * 45,
+        b"<h1>Programs (US)<br>Your<br><br> <b>Guide</b><br></h1><h1><br></h1>",
     ],
 )
 def test_edge_pages_are_read_alike(html: bytes) -> None:
@@ -117,6 +118,20 @@ def test_the_compiled_reader_reads_the_fields() -> None:
         headings=("Headline",),
         item_dates=(("datepublished", "2026-01-02"),),
     )
+
+
+@pytest.mark.parametrize("reader", ["python", "compiled"])
+def test_a_break_in_a_heading_reads_as_a_space(reader: str) -> None:
+    from selectolax.lexbor import LexborHTMLParser  # noqa: PLC0415 - a tree for the reader, as the walk keeps it
+
+    from service.parsing.lexbor import python_walk  # noqa: PLC0415
+
+    read = markup.python_collect_markup if reader == "python" else markup.compiled_collect_markup
+    if read is None:
+        pytest.skip("compiled markup reader not built (make build-ext)")
+    tree = LexborHTMLParser("<h1>Top Programs of 2025 (US)<br>Your Guide to <b>the</b><br/>Best</h1><h1><br></h1>")
+    assert tree.root is not None
+    assert read(python_walk(tree.root).kept).headings == ("Top Programs of 2025 (US) Your Guide to the Best",)
 
 
 def test_without_the_compiled_reader_the_python_reader_serves(monkeypatch: pytest.MonkeyPatch) -> None:
