@@ -42,6 +42,7 @@ cdef extern from "lexbor/tag/const.h":
     cdef uintptr_t LXB_TAG_TIME
     cdef uintptr_t LXB_TAG_H1
     cdef uintptr_t LXB_TAG_BR
+    cdef uintptr_t LXB_TAG_STYLE
 
 # The attributes read, by what they are called: a standard one by Lexbor's id, any other by its name.
 cdef enum:  # the attribute names, as indices
@@ -167,11 +168,8 @@ cdef inline lxb_dom_node_t *_next_under(lxb_dom_node_t *node, lxb_dom_node_t *ro
     return NULL if node == root else node.next
 
 
-cdef Py_ssize_t _text(lxb_dom_node_t *root, Buffer *buffer, bint breaks=False) except -1:
-    """``node.text()``'s bytes into ``buffer``: the data of every text node under ``root``, in document order.
-
-    With ``breaks``, a ``<br>`` adds a space, as the Python reader's ``heading_text`` reads one.
-    """
+cdef Py_ssize_t _text(lxb_dom_node_t *root, Buffer *buffer) except -1:
+    """``node.text()``'s bytes into ``buffer``: the data of every text node under ``root``, in document order."""
     cdef lxb_dom_node_t *node = root.first_child
     cdef lxb_dom_character_data_t *character
     buffer.size = 0
@@ -180,10 +178,29 @@ cdef Py_ssize_t _text(lxb_dom_node_t *root, Buffer *buffer, bint breaks=False) e
             character = <lxb_dom_character_data_t *> node
             if character.data.data != NULL and character.data.length > 0:
                 _append(buffer, character.data.data, character.data.length)
-        elif breaks and node.local_name == LXB_TAG_BR:
-            _append(buffer, <const unsigned char *> b" ", 1)
         node = _next_under(node, root)
     return buffer.size
+
+
+cdef str _heading_text(lxb_dom_node_t *root):
+    """The Python reader's ``heading_text``: each text node decoded, a ``<br>`` a space, a ``<style>`` nothing."""
+    cdef lxb_dom_node_t *node = root.first_child
+    cdef lxb_dom_character_data_t *character
+    cdef list parts = []
+    while node != NULL:
+        if node.local_name == LXB_TAG__TEXT:
+            character = <lxb_dom_character_data_t *> node
+            if character.data.data != NULL and character.data.length > 0 and not _in_code(node):
+                parts.append(PyUnicode_DecodeUTF8(<const char *> character.data.data, character.data.length, "replace"))
+        elif node.local_name == LXB_TAG_BR:
+            parts.append(" ")
+        node = _next_under(node, root)
+    return "".join(parts)
+
+
+cdef bint _in_code(lxb_dom_node_t *text) noexcept:
+    """Whether a text node is a ``<style>``'s or a ``<script>``'s (CSS-in-JS puts one inside a heading)."""
+    return text.parent != NULL and (text.parent.local_name == LXB_TAG_STYLE or text.parent.local_name == LXB_TAG_SCRIPT)
 
 
 cdef void _append(Buffer *buffer, const unsigned char *data, Py_ssize_t length) except *:
@@ -310,7 +327,7 @@ def read_markup(kept):
                 _attributes(node, found)
                 _add_item_date(item_dates, found, CONTENT)
             elif tag == LXB_TAG_H1 and len(headings) < _max_items:
-                text = _cleaned(buffer.data, buffer.size) if _text(node, &buffer, True) else ""
+                text = _clean(_heading_text(node))
                 if text:
                     headings.append(text)
     finally:

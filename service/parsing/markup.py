@@ -56,6 +56,9 @@ class MarkupNode(Protocol):
     @property
     def text_content(self) -> str | None: ...
 
+    @property
+    def parent(self) -> MarkupNode | None: ...
+
 
 @dataclass(frozen=True, slots=True)
 class PageMarkup:
@@ -71,11 +74,18 @@ class PageMarkup:
 
 
 def heading_text(node: MarkupNode) -> str:
-    """A heading's text, each ``<br>`` read as the space a reader sees ("Programs of 2025 (US)<br>Your Guide")."""
-    if not any(True for _ in node.css("br")):
-        return node.text()
+    """A heading's text as a reader sees it: a ``<br>`` a space ("2025 (US)<br>Your Guide"), a ``<style>`` nothing.
+
+    CSS-in-JS libraries (Emotion, styled-components) put a ``<style>`` inside the element it styles. Each text
+    node is decoded on its own (``node.text()`` decodes them joined: the same on a page decoded to UTF-8).
+    """
     parts = (part for part in node.traverse(include_text=True) if part.tag in ("br", "-text"))
-    return "".join(" " if part.tag == "br" else part.text_content or "" for part in parts)
+    return "".join(" " if part.tag == "br" else _text_outside_code(part) for part in parts)
+
+
+def _text_outside_code(text: MarkupNode) -> str:
+    parent = text.parent
+    return "" if parent is not None and parent.tag in ("style", "script") else text.text_content or ""
 
 
 def _clean(text: str | None) -> str:

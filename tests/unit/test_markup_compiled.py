@@ -35,7 +35,8 @@ _VALUES = [
     "y" * (MAX_TEXT_CHARS - 1) + "é", "&amp; entity", "\u2003em space", "K\u212aelvin",
 ]  # fmt: skip
 _TEXTS = ["", "  ", "Title", " padded ", "two  spaces", "new\nline", "<b>bold</b> inner", "\xa0", "{\"@type\": \"x\"}",
-          "z" * (MAX_TEXT_CHARS + 3), "<i>a</i><i>b</i>", "\x85next", "a<br>b", "<br>", "<b>x</b><br/> y"]  # fmt: skip
+          "z" * (MAX_TEXT_CHARS + 3), "<i>a</i><i>b</i>", "\x85next", "a<br>b", "<br>", "<b>x</b><br/> y",
+          "<style>.c{x:1}</style>Name", "a<script>var x;</script>b"]  # fmt: skip
 _TAGS = ["meta", "link", "title", "script", "time", "h1", "noscript", "base"]
 
 
@@ -121,7 +122,7 @@ def test_the_compiled_reader_reads_the_fields() -> None:
 
 
 @pytest.mark.parametrize("reader", ["python", "compiled"])
-def test_a_break_in_a_heading_reads_as_a_space(reader: str) -> None:
+def test_a_heading_reads_a_break_as_a_space_and_its_style_as_nothing(reader: str) -> None:
     from selectolax.lexbor import LexborHTMLParser  # noqa: PLC0415 - a tree for the reader, as the walk keeps it
 
     from service.parsing.lexbor import python_walk  # noqa: PLC0415
@@ -129,7 +130,8 @@ def test_a_break_in_a_heading_reads_as_a_space(reader: str) -> None:
     read = markup.python_collect_markup if reader == "python" else markup.compiled_collect_markup
     if read is None:
         pytest.skip("compiled markup reader not built (make build-ext)")
-    tree = LexborHTMLParser("<h1>Top Programs of 2025 (US)<br>Your Guide to <b>the</b><br/>Best</h1><h1><br></h1>")
+    heading = "<h1><style>.css-1a{cursor:pointer}</style>Top Programs of 2025 (US)<br>Your Guide to <b>the</b><br>Best"
+    tree = LexborHTMLParser(heading + "<script>var x = 1;</script></h1><h1><br></h1>")
     assert tree.root is not None
     assert read(python_walk(tree.root).kept).headings == ("Top Programs of 2025 (US) Your Guide to the Best",)
 
