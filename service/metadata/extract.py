@@ -22,7 +22,7 @@ from urllib.parse import urljoin, urlsplit
 from service.metadata.dates import iso_day
 from service.metadata.fields import Metadata
 from service.metadata.jsonld import ORGANIZATION_TYPES, JsonLd, node_types, parse_json_ld, text_of
-from service.metadata.mojibake import repair_mojibake
+from service.metadata.mojibake import repaired_text
 from service.metadata.published import HEAD_META, JSON_LD, MICRODATA, DateClues, published_day
 from service.metadata.titles import best_title
 from service.metadata.visible import NOT_A_NAME, Visible
@@ -84,7 +84,7 @@ def extract_metadata(document: Document, url: str | None = None, ld: JsonLd | No
         date_modified=modified,
         site_name=site_name,
         language=_language(document.lang, meta, main),
-        description=_first(meta, DESCRIPTION_META) or _ld_text(main, "description") or None,
+        description=repaired_text(_first(meta, DESCRIPTION_META) or _ld_text(main, "description")) or None,
         image=_absolute(_first(meta, IMAGE_META) or _ld_image(ld, main), base or canonical),
         canonical_url=canonical,
         tags=_tags(meta, main),
@@ -250,7 +250,7 @@ def _names(candidates: Iterable[str], *, first_only: bool = False) -> tuple[str,
     """Plausible person or team names from ``candidates``, cleaned and without repeats."""
     out: list[str] = []
     for candidate in candidates:
-        name = _BY.sub("", " ".join(repair_mojibake(candidate).split())).strip(" ,|·-–—")
+        name = _BY.sub("", " ".join(repaired_text(candidate).split())).strip(" ,|·-–—")
         if len(name) > 1 and len(name.split()) <= MAX_AUTHOR_WORDS and not NOT_A_NAME.search(name) and name not in out:
             out.append(name)
             if first_only:
@@ -263,7 +263,7 @@ def _site_name(meta: dict[str, list[str]], ld: JsonLd) -> str | None:
     if not site:
         node = ld.first(frozenset({"website"})) or ld.first(frozenset({"organization", "newsmediaorganization"}))
         site = text_of(node.get("name")) if node else ""
-    return site or None
+    return repaired_text(site) or None
 
 
 def _language(lang: str, meta: dict[str, list[str]], main: dict[str, Any]) -> str | None:
@@ -322,7 +322,7 @@ def _tags(meta: dict[str, list[str]], main: dict[str, Any]) -> tuple[str, ...]:
             values = meta[name] if len(meta[name]) > 1 else meta[name][0].split(",")
     out: list[str] = []
     for value in values:
-        tag = " ".join(value.split())
+        tag = " ".join(repaired_text(value).split())
         if tag and tag not in out:
             out.append(tag)
     return tuple(out[:MAX_TAGS])

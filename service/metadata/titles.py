@@ -22,13 +22,12 @@ read back, and soft hyphens and zero-width characters are dropped.
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import islice
 
-from service.metadata.mojibake import repair_mojibake
+from service.metadata.mojibake import repaired_text
 
 # " | ", " - ", " – ", " — ", " · ", " :: ", " » ", " • ": what sites put between a headline and their name.
 _SEPARATOR = re.compile(r"\s+(?:\||-|–|—|·|::|»|•|/)\s+")
@@ -40,7 +39,6 @@ MAX_SITE_WORDS = 4
 # An <h1> with at least this share of its words in the head's title (its site cut off) names the page.
 WITHIN = 0.8
 _PIPE = re.compile(r"\s\|\s")
-_ENTITY = re.compile(r"&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
 # What documentation generators append to a heading as its permalink (Sphinx's pilcrow, "#").
 _PERMALINK = re.compile(r"\s*[¶#§]+\s*$")
 # Soft hyphens and zero-width characters: invisible, but they split a word in two ("Assis\xadtance").
@@ -102,9 +100,7 @@ def _glued(heading: str, title: str) -> bool:
 
 def _clean(text: str) -> str:
     """``text`` with a twice-escaped entity read, misread UTF-8 repaired, invisible marks and a permalink cut off."""
-    if "&" in text and _ENTITY.search(text):
-        text = html.unescape(text)
-    text = _INVISIBLE.sub("", repair_mojibake(text))
+    text = _INVISIBLE.sub("", repaired_text(text))
     return _PERMALINK.sub("", text) if text.endswith(("¶", "#", "§", " ")) else text
 
 

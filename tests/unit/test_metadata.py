@@ -225,6 +225,23 @@ def test_title_read_without_twice_escaped_entities_and_permalink_marks() -> None
     assert metadata_of(sphinx).title == "Quickstart"
 
 
+def test_every_text_field_is_read_without_twice_escaped_entities() -> None:
+    head = '<meta name="author" content="Maria &amp;amp; Katerina">'
+    head += '<meta property="og:site_name" content="Warren Averett CPAs &amp;amp; Advisors">'
+    head += '<meta name="description" content="Homeowners aren&amp;rsquo;t offering it">'
+    head += '<meta name="keywords" content="Plants &amp;amp; Crops, M&amp;amp;A">'
+    metadata = metadata_of(page(head))
+    assert metadata.author == ("Maria & Katerina",)
+    assert metadata.site_name == "Warren Averett CPAs & Advisors"
+    assert metadata.description == "Homeowners aren\u2019t offering it"
+    assert metadata.tags == ("Plants & Crops", "M&A")
+    author = {"@type": "Person", "name": "Tom &amp; Jerry"}
+    ld = json_ld({"@type": "Article", "author": author, "keywords": ["R&amp;D"]})
+    from_ld = metadata_of(page(ld))
+    assert (from_ld.author, from_ld.tags) == (("Tom & Jerry",), ("R&D",))
+    assert metadata_of(page('<meta name="description" content="Fish &amp; chips">')).description == "Fish & chips"
+
+
 def test_title_from_json_ld_loses_its_site_segment_too() -> None:
     head = json_ld({"@type": "WebPage", "name": "Reliable Music Lesson Reviews | Make More Music"})
     assert metadata_of(page(head)).title == "Reliable Music Lesson Reviews"
