@@ -63,7 +63,18 @@ def test_labels_are_matched_as_the_encoding_standard_matches_them() -> None:
 def test_the_header_wins_over_meta() -> None:
     page = '<meta charset="windows-1252"><p>café ① 日本</p>'.encode()
     assert text(page, "utf-8").endswith("<p>café ① 日本</p>")
-    assert "<p>cafÃ© " in text(page)  # no header: the meta's windows-1252
+    assert "<p>cafÃ© " in text(page, "windows-1252")  # the header is obeyed, whatever the bytes look like
+
+
+def test_valid_utf8_wins_over_a_stale_meta_declaration() -> None:
+    # a saved page: the HTTP header that said UTF-8 is gone, its <meta> still says ISO-8859-1
+    stale = '<meta http-equiv="Content-Type" content="text/html;charset=ISO-8859-1"><p>your “asks” café</p>'
+    assert to_utf8(stale.encode("utf-8"))[1] == "utf-8"
+    assert text(stale.encode("utf-8")).endswith("<p>your “asks” café</p>")
+    # the same page really in windows-1252 is not valid UTF-8: its declaration holds
+    assert to_utf8(stale.encode("cp1252")) == (stale.encode("utf-8"), "cp1252")
+    ascii_only = b'<meta charset="windows-1252"><p>plain</p>'
+    assert to_utf8(ascii_only)[1] == "cp1252"
 
 
 def test_an_unknown_header_label_leaves_meta_in_charge() -> None:
