@@ -53,6 +53,11 @@ MAX_AUTHOR_WORDS = 8
 # Author elements read, in page order, for the first that holds a name.
 MAX_BYLINES = 5
 _BY = re.compile(r"^\s*(?:written\s+by|posted\s+by|by)\s*[:\-]?\s*", re.IGNORECASE)
+# A description written as HTML ("<p>This week, we're scouting ...</p>": 10 Dragnet and 2 WCXB pages): one that
+# starts with a tag and closes one. "The <table> element represents ..." is text, and starts with none.
+_STARTS_WITH_TAG = re.compile(r"^\s*<[a-zA-Z][^<>]*>")
+_BLOCK_TAG = re.compile(r"</?(?:p|div|br|li|ul|ol|h[1-6]|blockquote|tr|td|th|table)\b[^<>]*>", re.IGNORECASE)
+_TAG = re.compile(r"</?[a-zA-Z][^<>]*>")  # an inline one: "<strong>Mini-SGLang</strong>," keeps its comma close
 _BCP47 = re.compile(r"^[a-zA-Z]{2,3}(?:[-_][a-zA-Z0-9]{2,8})*$")
 
 
@@ -84,11 +89,18 @@ def extract_metadata(document: Document, url: str | None = None, ld: JsonLd | No
         date_modified=modified,
         site_name=site_name,
         language=_language(document.lang, meta, main),
-        description=repaired_text(_first(meta, DESCRIPTION_META) or _ld_text(main, "description")) or None,
+        description=_plain(repaired_text(_first(meta, DESCRIPTION_META) or _ld_text(main, "description"))) or None,
         image=_absolute(_first(meta, IMAGE_META) or _ld_image(ld, main), base or canonical),
         canonical_url=canonical,
         tags=_tags(meta, main),
     )
+
+
+def _plain(description: str) -> str:
+    """``description`` without its tags where it is HTML, else as it is."""
+    if "</" not in description or not _STARTS_WITH_TAG.match(description):
+        return description
+    return " ".join(_TAG.sub("", _BLOCK_TAG.sub(" ", description)).split())
 
 
 def _meta_index(markup: PageMarkup) -> dict[str, list[str]]:

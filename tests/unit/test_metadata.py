@@ -412,3 +412,11 @@ def test_an_element_whose_class_names_an_author_is_a_byline(css_class: str) -> N
     marks = parse_html(page(body=body)).author_marks
     assert marks.bylines == ("Lee Moss", "By Ann Roe")
     assert parse_html(page(body=BODY)).author_marks.bylines == ()
+
+
+def test_a_description_written_as_html_is_read_as_its_text() -> None:
+    head = '<meta name="description" content="&lt;p&gt;Introducing &lt;strong&gt;Mini&lt;/strong&gt;, fast.&lt;/p&gt;'
+    head += '&lt;p&gt;Second.&lt;/p&gt;">'
+    assert metadata_of(page(head)).description == "Introducing Mini, fast. Second."
+    text = '<meta name="description" content="The &lt;table&gt; element holds rows &lt;/tr&gt; by rows">'
+    assert metadata_of(page(text)).description == "The <table> element holds rows </tr> by rows"
