@@ -172,12 +172,21 @@ cdef Py_ssize_t _text(lxb_dom_node_t *root, Buffer *buffer) except -1:
     """``node.text()``'s bytes into ``buffer``: the data of every text node under ``root``, in document order."""
     cdef lxb_dom_node_t *node = root.first_child
     cdef lxb_dom_character_data_t *character
+    cdef Py_ssize_t length
+    cdef unsigned char *grown
     buffer.size = 0
     while node != NULL:
         if node.local_name == LXB_TAG__TEXT:
             character = <lxb_dom_character_data_t *> node
-            if character.data.data != NULL and character.data.length > 0:
-                _append(buffer, character.data.data, character.data.length)
+            length = character.data.length
+            if character.data.data != NULL and length > 0:
+                if buffer.size + length > buffer.capacity:
+                    grown = <unsigned char *> realloc(buffer.data, 2 * (buffer.size + length))
+                    if grown == NULL:
+                        raise MemoryError()
+                    buffer.data, buffer.capacity = grown, 2 * (buffer.size + length)
+                memcpy(buffer.data + buffer.size, character.data.data, length)
+                buffer.size += length
         node = _next_under(node, root)
     return buffer.size
 
@@ -201,17 +210,6 @@ cdef str _heading_text(lxb_dom_node_t *root):
 cdef bint _in_code(lxb_dom_node_t *text) noexcept:
     """Whether a text node is a ``<style>``'s or a ``<script>``'s (CSS-in-JS puts one inside a heading)."""
     return text.parent != NULL and (text.parent.local_name == LXB_TAG_STYLE or text.parent.local_name == LXB_TAG_SCRIPT)
-
-
-cdef void _append(Buffer *buffer, const unsigned char *data, Py_ssize_t length) except *:
-    cdef unsigned char *grown
-    if buffer.size + length > buffer.capacity:
-        grown = <unsigned char *> realloc(buffer.data, 2 * (buffer.size + length))
-        if grown == NULL:
-            raise MemoryError()
-        buffer.data, buffer.capacity = grown, 2 * (buffer.size + length)
-    memcpy(buffer.data + buffer.size, data, length)
-    buffer.size += length
 
 
 cdef str _text_str(lxb_dom_node_t *root, Buffer *buffer):
