@@ -5,6 +5,10 @@ containers, and some keep real content in hidden tabs; so the models get the fac
 learn what it means, and ``eval`` reports how much kept text was hidden. An element is
 hidden by an inline ``display:none`` or ``visibility:hidden``, the ``hidden``
 attribute, or ``aria-hidden="true"``, and so is everything under it.
+
+A hidden block inside an ARIA ``region`` or ``tabpanel`` is an accordion's or a tab's closed panel:
+the page's own text, folded (a how-to's steps, an FAQ's answers). Other hidden text is the page's
+pop-ups, menus and structured-data copies (:func:`stray_hidden_blocks`).
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ from service.parsing.document import Document
 
 # CSS keywords are case-insensitive in ASCII only (re.A): so a style the pattern matches, lower-cased,
 # holds "none" or "hidden", and the pattern is tried only on those (a page's styles are mostly neither).
+# ARIA's roles for a panel a button opens (the accordion and tabs patterns of the ARIA Authoring Practices).
+PANEL_ROLES = frozenset({"region", "tabpanel"})
 _HIDING_STYLE = re.compile(
     r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)", re.I | re.A
 )
@@ -48,3 +54,14 @@ def hidden_blocks(document: Document) -> np.ndarray:
     hidden = document.blocks_within(hiding_elements(document))
     hidden.flags.writeable = False
     return hidden
+
+
+def stray_hidden_blocks(document: Document) -> np.ndarray:
+    """Hidden blocks outside any panel (:data:`PANEL_ROLES`) that may hold them (bool per block)."""
+    hidden = hidden_blocks(document)
+    if not hidden.any():
+        return hidden
+    panels = np.zeros(len(document.elem_tag), dtype=bool)
+    for elem, role in document.elem_attribute("role").items():
+        panels[elem] = role.strip().lower() in PANEL_ROLES
+    return hidden & ~document.blocks_within(panels)
