@@ -47,9 +47,9 @@ beside an article
     (:func:`~service.features.structure.sidebar_blocks`: an ``<aside>``, the ``complementary`` role, a
     "sidebar" id/class word) are dropped whatever their share, wherever at least
     :data:`ARTICLE_BESIDE_CHARS` of other text is kept: on pages unlike the training pages a model can
-    keep a sidebar or a teaser list larger than a short article, which the share rules then spare. So
-    go hidden subtrees outside a closed panel (:func:`~service.features.hidden.stray_hidden_blocks`): a
-    2012 blog's book pop-ups, up to half of what ``bilstm`` kept of its short posts (Dragnet, ten
+    keep a sidebar or a teaser list larger than a short article, which the share rules then spare. Hidden
+    subtrees outside a closed panel go the same way (:func:`~service.features.hidden.stray_hidden_blocks`):
+    a 2012 blog's book pop-ups, up to half of what ``bilstm`` kept of its short posts (Dragnet, ten
     pages). On the WCXB train part every backend gained or stayed (``gbt`` +0.0003, ``bilstm`` +0.0006,
     ``mlp`` +0.0013; 1-5 pages), on validation none changed. The panels were spared after the test
     part showed the rule without them dropping an article's accordion of steps (0.003 off every

@@ -22,11 +22,11 @@ from service.parsing.document import Document
 
 # CSS keywords are case-insensitive in ASCII only (re.A): so a style the pattern matches, lower-cased,
 # holds "none" or "hidden", and the pattern is tried only on those (a page's styles are mostly neither).
-# ARIA's roles for a panel a button opens (the accordion and tabs patterns of the ARIA Authoring Practices).
-PANEL_ROLES = frozenset({"region", "tabpanel"})
 _HIDING_STYLE = re.compile(
     r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)", re.I | re.A
 )
+# ARIA's roles for a panel a button opens (the accordion and tabs patterns of the ARIA Authoring Practices).
+PANEL_ROLES = frozenset({"region", "tabpanel"})
 
 
 @per_document
