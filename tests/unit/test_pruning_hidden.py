@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from service.backends.base import BlockLabels
-from service.backends.pruning import ARTICLE_BESIDE_CHARS, prune_boilerplate
+from service.backends.pruning import ARTICLE_BESIDE_CHARS
 from service.features.hidden import hidden_blocks, stray_hidden_blocks
 from service.metadata.fields import ARTICLE, PRODUCT
 from service.parsing.lexbor import parse_html
+
+from support.pruned import pruned_text
 
 STORY = "<p>" + " ".join(f"Sentence {i} of a short post, told plainly." for i in range(30)) + "</p>"
 # A sidebar of pop-ups a script shows on a click, each hidden by an inline style, as 2012 blogs did.
@@ -26,25 +27,18 @@ STEPS = "".join(
 )
 
 
-def kept_text(html: str, page_type: str | None) -> str:
-    document = parse_html(html)
-    everything = BlockLabels(scores=np.full(len(document), 0.9, np.float32), labels=np.ones(len(document), bool))
-    pruned = prune_boilerplate(document, everything, page_type=page_type)
-    return " | ".join(t for t, keep in zip(document.texts, pruned.labels.tolist(), strict=True) if keep)
-
-
-def test_an_articles_hidden_popups_go_even_where_they_are_much_of_the_kept_text() -> None:
+def test_an_articles_hidden_popups_go_even_where_they_are_much_of_the_pruned_text() -> None:
     page = f"<main><article>{STORY}</article><div id='books'>{POPUPS}</div></main>"
     assert len(STORY) >= ARTICLE_BESIDE_CHARS
-    text = kept_text(page, ARTICLE)
+    text = pruned_text(page, ARTICLE)
     assert "Sentence 29" in text
     assert "Buy book" not in text and "retailer near you" not in text
     # above the share up to which hidden text is furniture on any page: on a page not typed article it stays
-    assert "Buy book 11" in kept_text(page, PRODUCT)
+    assert "Buy book 11" in pruned_text(page, PRODUCT)
 
 
 def test_an_articles_closed_panels_stay() -> None:
-    text = kept_text(f"<main><article>{STORY}{STEPS}</article></main>", ARTICLE)
+    text = pruned_text(f"<main><article>{STORY}{STEPS}</article></main>", ARTICLE)
     assert "Sentence 29" in text and "Do the thing number 29" in text
 
 
@@ -59,4 +53,4 @@ def test_stray_hidden_blocks_are_the_hidden_ones_outside_panels() -> None:
 
 def test_an_article_whose_own_text_is_hidden_keeps_it() -> None:
     hidden_story = f'<main><article style="display:none">{STORY}</article><p>Loading the story.</p></main>'
-    assert "Sentence 29" in kept_text(hidden_story, ARTICLE)  # too little beside it: the hidden text is the page
+    assert "Sentence 29" in pruned_text(hidden_story, ARTICLE)  # too little beside it: the hidden text is the page

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from service.backends.base import BlockLabels
-from service.backends.pruning import prune_boilerplate, quoted_copies
+from service.backends.pruning import quoted_copies
 from service.parsing.lexbor import parse_html
+
+from support.pruned import pruned_text
 
 POST = "<p>Has anyone measured the real range of the new battery pack on a cold morning?</p>"
 REPLY = "<p>I got about twenty miles out of mine at five degrees, with a few hills on the way.</p>"
@@ -16,15 +17,8 @@ def thread(quote: str) -> str:
     return f"<main><article>{POST}</article><article><blockquote>{quote}</blockquote>{REPLY}</article></main>"
 
 
-def kept_text(html: str, kept: np.ndarray | None = None) -> str:
-    document = parse_html(html)
-    labels = np.ones(len(document), bool) if kept is None else kept
-    pruned = prune_boilerplate(document, BlockLabels(scores=np.full(len(document), 0.9, np.float32), labels=labels))
-    return " | ".join(t for t, keep in zip(document.texts, pruned.labels.tolist(), strict=True) if keep)
-
-
 def test_a_reply_quoting_a_post_the_page_keeps_loses_the_copy() -> None:
-    text = kept_text(thread(POST))
+    text = pruned_text(thread(POST))
     assert text.count("Has anyone measured") == 1  # the post, not its copy in the reply
     assert "twenty miles" in text
     document = parse_html(thread(f"<div>{POST}</div>"))  # the copy nested deeper in the quote
@@ -34,8 +28,8 @@ def test_a_reply_quoting_a_post_the_page_keeps_loses_the_copy() -> None:
 
 def test_a_quotation_the_page_shows_nowhere_else_stays() -> None:
     cited = "<p>The battery is rated for 30 miles under ideal conditions, says the maker.</p>"
-    assert "rated for 30 miles" in kept_text(thread(cited))
-    assert "Agreed, totally" in kept_text(thread("<p>Agreed, totally</p>") + "<p>Agreed, totally</p>")  # too short
+    assert "rated for 30 miles" in pruned_text(thread(cited))
+    assert "Agreed, totally" in pruned_text(thread("<p>Agreed, totally</p>") + "<p>Agreed, totally</p>")  # too short
 
 
 def test_a_quote_whose_original_is_not_kept_stays() -> None:
