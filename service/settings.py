@@ -16,7 +16,7 @@ from pathlib import Path
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from service.parsing.budget import DEFAULT_MAX_ATTRIBUTE_NAMES, DEFAULT_MAX_ELEMENTS, PageBudget
+from service.parsing.budget import DEFAULT_MAX_ATTRIBUTE_NAMES, DEFAULT_MAX_ELEMENTS, DEFAULT_MAX_OPTIONS, PageBudget
 from service.paths import MODEL_STORE
 
 # The best word F1 at five times trafilatura's speed or more on one core, over the dev pages
@@ -102,6 +102,12 @@ class Settings(BaseSettings):
         ge=0,
         description="Most distinct attribute names in one page (parsing costs their square); more is 422"
         " page_too_complex. Counting them costs more than the parse itself; 0 turns the count off.",
+    )
+    max_page_options: int = Field(
+        DEFAULT_MAX_OPTIONS,
+        ge=100,
+        description="Most <option> tags in one page (parsing one <select> costs the square of its options);"
+        " more is 422 page_too_complex before parsing.",
     )
     max_in_flight: int = Field(
         64,
@@ -211,8 +217,12 @@ class Settings(BaseSettings):
 
     @property
     def page_budget(self) -> PageBudget:
-        """What one page may ask of the parser (``max_page_elements``, ``max_page_attribute_names``)."""
-        return PageBudget(max_elements=self.max_page_elements, max_attribute_names=self.max_page_attribute_names)
+        """What one page may ask of the parser: its most elements, distinct attribute names and options."""
+        return PageBudget(
+            max_elements=self.max_page_elements,
+            max_attribute_names=self.max_page_attribute_names,
+            max_options=self.max_page_options,
+        )
 
     @property
     def batch_size(self) -> int:

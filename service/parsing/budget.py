@@ -5,7 +5,9 @@ million sibling ``<p>`` make two million elements (and blocks, and model steps),
 Lexbor registers every distinct attribute name in a structure whose cost grows with
 the square of their number (``python -m service bench --page-budget``: 20,000
 elements with distinct attribute names took 3.6 s to parse, with one name 0.01 s).
-Both are counted here and a page over either budget is
+and Lexbor's tree builder spends time on each ``<option>`` of a ``<select>`` in
+proportion to the options before it (10,000 in one ``<select>``: about a second; 20,000:
+six). All three are counted here and a page over any budget is
 :class:`~service.errors.PageTooComplex`, refused before Lexbor or the walk spend
 anything on it.
 
@@ -26,9 +28,16 @@ attribute names
     early. A page built on that may carry more names than counted. The scan is
     compiled (``_budget.pyx``, ``make build-ext``) where built, a regex pass here
     where not: the same count, at some forty times the speed (``bench --page-budget``).
+options
+    ``<option`` in any case, anywhere: an upper bound on the options of any one
+    ``<select>`` (options outside a ``<select>``, or split by ``<optgroup>``, cost
+    Lexbor nothing much, but are counted too). Counted only on a page with more
+    ``<`` than the budget allows options.
 
 The defaults are about ten times (elements) and four times (names) the most of any
-WCXB dev page (``bench --page-budget``: 15,793 start tags; 1,285 attribute names).
+WCXB dev page (``bench --page-budget``: 15,793 start tags; 1,285 attribute names);
+options about three times the most of any WCXB or Dragnet page (1,854, the most in one
+``<select>`` 571), where one ``<select>`` of them all parses in about a quarter second.
 """
 
 from __future__ import annotations
@@ -44,6 +53,7 @@ from service.errors import PageTooComplex
 
 DEFAULT_MAX_ELEMENTS = 150_000
 DEFAULT_MAX_ATTRIBUTE_NAMES = 5_000
+DEFAULT_MAX_OPTIONS = 5_000
 
 _LT, _CASE_BIT, _A, _Z = ord("<"), 0x20, ord("a"), ord("z")
 
@@ -94,7 +104,7 @@ _FOREIGN_NAMES = frozenset({b"svg", b"math", b"frameset"})
 
 @dataclass(frozen=True, slots=True)
 class PageBudget:
-    """The most elements and distinct attribute names a page may have (0 names: not counted).
+    """The most elements, distinct attribute names and options a page may have (0 names: not counted).
 
     Counting the names is a pass over every tag (in C where built, else a regex pass costlier than
     the parse itself); it is what keeps a page of many distinct attribute names from costing seconds
@@ -103,9 +113,10 @@ class PageBudget:
 
     max_elements: int = DEFAULT_MAX_ELEMENTS
     max_attribute_names: int = DEFAULT_MAX_ATTRIBUTE_NAMES
+    max_options: int = DEFAULT_MAX_OPTIONS
 
     def check(self, html: bytes, lt_count: int | None = None) -> None:
-        """Raise :class:`PageTooComplex` when ``html`` (UTF-8) is over either budget.
+        """Raise :class:`PageTooComplex` when ``html`` (UTF-8) is over any budget.
 
         ``lt_count``: :func:`count_lt` of ``html``, where the caller has counted already.
         """
@@ -114,6 +125,8 @@ class PageBudget:
         lt_count = count_lt(html) if lt_count is None else lt_count
         if lt_count > self.max_elements and (elements := count_start_tags(html)) > self.max_elements:
             raise PageTooComplex(f"the page has {elements} elements, more than the {self.max_elements} allowed")
+        if lt_count > self.max_options and (options := count_options(html, self.max_options)) > self.max_options:
+            raise PageTooComplex(f"the page has {options} <option>s, more than the {self.max_options} allowed")
         if not self.max_attribute_names:  # no scan: a deployment that trusts its pages
             return
         names = count_attribute_names(html)
@@ -141,6 +154,16 @@ def count_start_tags(html: bytes) -> int:
     data = np.frombuffer(html, dtype=np.uint8)
     following = data[1:] | _CASE_BIT
     return int(np.count_nonzero((data[:-1] == _LT) & (following >= _A) & (following <= _Z)))
+
+
+def count_options(html: bytes, enough: int = 0) -> int:
+    """``<option`` in any case, anywhere in ``html``: an upper bound on the options of any ``<select>``.
+
+    Where ``<o`` and ``<O`` (two scans in C, no copy) are no more than ``enough``, their count: every
+    option is one of them. Else the options counted in the lower-cased bytes (``<optgroup`` is none).
+    """
+    rough = html.count(b"<o") + html.count(b"<O")
+    return rough if rough <= enough else html.lower().count(b"<option")
 
 
 def python_count_attribute_names(html: bytes) -> int:

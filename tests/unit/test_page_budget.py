@@ -133,3 +133,20 @@ def test_the_extractor_checks_every_page() -> None:
     with pytest.raises(PageTooComplex):
         extractor.extract(b"<p>x" * 1001)
     assert len(extractor.extract(b"<p>x" * 999).document) == 999
+
+
+def test_a_select_of_many_options_is_too_complex_before_it_is_parsed() -> None:
+    """Lexbor spends the square of a <select>'s options building it: counted in any case, before the parse."""
+    budget = PageBudget(max_elements=10_000, max_options=1000)
+    options = b"<select>" + b"<option value=1>x</option>" * 500 + b"<OPTION>y" * 500
+    budget.check(options + b"</select>")
+    with pytest.raises(PageTooComplex, match="1001 <option>s, more than the 1000 allowed"):
+        parse_html(options + b"<oPtIoN>z</select>", budget=budget)
+
+
+def test_other_tags_that_start_like_an_option_are_no_option() -> None:
+    """Ordered lists and option groups pass the first rough count, not the exact one."""
+    page = b"<ol><li>x</ol>" * 600 + b"<select><optgroup>" + b"<option>y" * 900 + b"</select>"
+    PageBudget(max_elements=10_000, max_options=1000).check(page)
+    with pytest.raises(PageTooComplex, match="1001 <option>s"):
+        PageBudget(max_elements=10_000, max_options=1000).check(page + b"<option>" * 101)
