@@ -66,7 +66,14 @@ def run(args: argparse.Namespace) -> int:
     except UnknownInput as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    args.out.mkdir(parents=True, exist_ok=True)
+    try:
+        args.out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:  # a file in the way, a path under /proc, a read-only file system
+        print(f"error: cannot create --out {args.out}: {error.strerror or error}", file=sys.stderr)
+        return 2
+    if not os.access(args.out, os.W_OK | os.X_OK):
+        print(f"error: cannot write into --out {args.out}", file=sys.stderr)
+        return 2
     return _process(shards, options, args)
 
 

@@ -134,6 +134,15 @@ def test_what_cannot_be_read_at_all_is_exit_2_with_a_reason(tmp_path: Path) -> N
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.parametrize("where", ["a file", "under a file", "/proc"])
+def test_an_out_that_cannot_be_a_folder_is_exit_2_with_a_reason(tmp_path: Path, where: str) -> None:
+    jsonl(tmp_path / "a.jsonl", range(1))
+    out = {"a file": tmp_path / "a.jsonl", "under a file": tmp_path / "a.jsonl" / "out", "/proc": Path("/proc/out")}
+    done = run_corpus(tmp_path / "a.jsonl", "--out", out[where], "--backend", BACKEND)
+    assert done.returncode == 2 and f"error: cannot create --out {out[where]}" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
 def test_a_shard_that_cannot_be_read_fails_alone_and_loudly(tmp_path: Path) -> None:
     folder = tmp_path / "in"
     folder.mkdir()
