@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import httpx
 
+from service.errors import EmptyPage, NotHtml
 from service.fetching.addresses import IPAddress, Network, Target, check_addresses, parse_target, to_address
 from service.fetching.errors import (
     InvalidUrl,
@@ -35,6 +36,7 @@ from service.fetching.errors import (
 )
 from service.fetching.robots import RobotsCache
 from service.parsing.content_type import media_type
+from service.parsing.page_check import check_page
 from service.settings import Settings
 
 # host, port -> every address the host has. Injected in tests; the default asks the system.
@@ -187,4 +189,10 @@ class Fetcher:
             if size > limit:
                 raise UpstreamTooLarge(f"the page exceeds the limit of {limit} bytes")
             chunks.append(chunk)
-        return FetchedPage(b"".join(chunks), charset, str(target.url.copy_with(fragment=None)), response.status_code)
+        body = b"".join(chunks)
+        if not any_content_type:  # labelled HTML, but empty or binary: the checks a page sent to the API passes
+            try:
+                check_page(body, charset)
+            except (EmptyPage, NotHtml) as error:
+                raise UpstreamNotHtml(f"{target.host} sent no HTML: {error}") from error
+        return FetchedPage(body, charset, str(target.url.copy_with(fragment=None)), response.status_code)

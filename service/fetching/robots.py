@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from urllib.parse import urlsplit
 from urllib.robotparser import RobotFileParser
 
+from service.fetching.addresses import parse_target
 from service.fetching.errors import FetchError, InvalidUrl, RobotsDisallowed, UpstreamStatus, UrlNotAllowed
 
 ROBOTS_TTL_S = 3600.0
@@ -34,7 +35,12 @@ class RobotsCache:
         self._rules: OrderedDict[str, tuple[float, RobotFileParser]] = OrderedDict()
 
     async def check(self, url: str) -> None:
-        """:class:`RobotsDisallowed` where the host's robots.txt refuses ``url`` to our user agent."""
+        """:class:`RobotsDisallowed` where the host's robots.txt refuses ``url`` to our user agent.
+
+        ``url`` is read first as the fetch would read it: one that is no URL or that the fetcher refuses
+        gets that answer (:class:`InvalidUrl`, :class:`UrlNotAllowed`), not robots.txt's.
+        """
+        parse_target(url)
         parts = urlsplit(url)
         origin = f"{parts.scheme}://{parts.netloc}"
         rules = await self._rules_of(origin)

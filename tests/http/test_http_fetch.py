@@ -149,6 +149,15 @@ def test_upstream_failures_map_to_502_and_504(allowlisted: httpx.Client, upstrea
         assert (response.status_code, error_code(response)) == (status, code), path
 
 
+@pytest.mark.parametrize("path", ["/blank", "/binary"])
+def test_an_html_answer_that_is_no_page_is_502_upstream_not_html(
+    allowlisted: httpx.Client, upstream: Upstream, path: str
+) -> None:
+    """The checks a page posted to the API passes (empty_body, not_html there): the upstream sent no page."""
+    response = allowlisted.get("/extract", params={"url": upstream.url(path)})
+    assert (response.status_code, error_code(response)) == (502, "upstream_not_html")
+
+
 def test_backend_all_compares_a_fetched_page(allowlisted: httpx.Client, upstream: Upstream) -> None:
     response = allowlisted.get("/extract", params={"url": upstream.url("/page"), "backend": "all"})
     assert response.status_code == 200

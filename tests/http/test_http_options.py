@@ -93,6 +93,10 @@ def test_respect_robots_refuses_what_robots_txt_disallows(fetching: httpx.Client
     # a host the service must not reach is refused as such, not as a robots.txt it could not read
     private = fetching.get("/extract", params={"url": "http://10.0.0.1/", "respect_robots": "true"})
     assert (private.status_code, private.json()["error"]["code"]) == (403, "url_not_allowed")
+    # and a URL that is none is refused as such (robots.txt's check read it with urllib first: a 500)
+    for url in ("http://[", "http://[x]/", "http://a/\\"):
+        invalid = fetching.get("/extract", params={"url": url, "respect_robots": "true"})
+        assert (invalid.status_code, invalid.json()["error"]["code"]) == (400, "invalid_url"), url
 
 
 def test_every_option_is_documented_in_openapi(client: httpx.Client) -> None:

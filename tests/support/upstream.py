@@ -87,6 +87,13 @@ class Upstream:
             self._redirect(handler, unquote(query.removeprefix("location=")))
         elif path == "/robots.txt":  # the hops are off limits to every robot
             self._send(handler, 200, b"User-agent: *\nDisallow: /hops/\n", "text/plain")
+        elif path == "/blank":  # labelled HTML, but white space
+            self._send(handler, 200, b"  \n\t ", "text/html")
+        elif path == "/binary":  # labelled HTML, but an image
+            self._send(handler, 200, b"\x89PNG\r\n\x1a\n" + bytes(4096), "text/html")
+        elif path == "/bad-link":  # an article with a link whose host is no IPv6 address: "http://["
+            body = ARTICLE.replace("in it.</p>", 'in it, and <a href="http://[oops">the notes</a>.</p>', 1)
+            self._send(handler, 200, body.encode(), "text/html")
         elif path == "/image":
             self._send(handler, 200, b"\x89PNG\r\n\x1a\n" + bytes(100), "image/png")
         elif path == "/big":
