@@ -26,6 +26,7 @@ from service.output.formats import FORMATS, TEXT, RenderOptions, output_format, 
 from service.parsing.budget import PageBudget
 from service.parsing.document import Document, Locator
 from service.parsing.lexbor import parse_html
+from service.parsing.urls import readable_url
 from service.settings import DEFAULT_BACKEND, Settings
 
 DEFAULT_OPTIONS = Options()
@@ -230,7 +231,7 @@ def render_options(
 ) -> RenderOptions:
     """What the renderers are asked for: the caller's choices, with the page's ``title`` and front matter."""
     return RenderOptions(
-        base_url=url,
+        base_url=readable_url(url),  # one urllib cannot read resolves nothing
         links=options.include_links,
         images=options.include_images,
         tables=options.include_tables,

@@ -5,11 +5,12 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, create_model
 
 from service.backends.favor import BALANCED, FAVORS
 from service.options import Options
 from service.output.formats import FORMATS, TEXT
+from service.parsing.urls import readable_url
 
 # The formats a request may name, built from the registry (a runtime Literal: the same schema and 422 as a
 # written one); the type checker sees a str.
@@ -36,8 +37,19 @@ BackendName = Annotated[
         examples=["boilerpipe"],
     ),
 ]
+
+
+def _readable(url: str | None) -> str | None:
+    """``url``, refused where urllib cannot read it ("http://["): a base that resolves nothing is the caller's typo."""
+    if url and readable_url(url) is None:
+        raise ValueError("not a URL: urllib cannot read it")
+    return url
+
+
 SourceUrl = Annotated[
-    str | None, Field(description="Where the page came from; resolves relative links. Never fetched.")
+    str | None,
+    Field(description="Where the page came from; resolves relative links. Never fetched."),
+    AfterValidator(_readable),
 ]
 
 

@@ -28,6 +28,7 @@ from service.metadata.titles import best_title
 from service.metadata.visible import NOT_A_NAME, Visible
 from service.parsing.document import Document
 from service.parsing.markup import PageMarkup
+from service.parsing.urls import readable_url
 
 # <meta> names per field, most trusted first (OpenGraph, Twitter, Dublin Core, Highwire citation_*, CMS ones).
 TITLE_META = ("og:title", "twitter:title", "citation_title", "dc.title", "parsely-title")
@@ -62,7 +63,11 @@ _BCP47 = re.compile(r"^[a-zA-Z]{2,3}(?:[-_][a-zA-Z0-9]{2,8})*$")
 
 
 def extract_metadata(document: Document, url: str | None = None, ld: JsonLd | None = None) -> Metadata:
-    """Every field but the page type (the classifier's), from ``document``'s markup (``ld``: its JSON-LD), ``url``."""
+    """Every field but the page type (the classifier's), from ``document``'s markup (``ld``: its JSON-LD), ``url``.
+
+    A ``url`` urllib cannot read ("http://[") is taken for none.
+    """
+    url = readable_url(url)
     markup = document.markup
     meta = _meta_index(markup)
     ld = ld if ld is not None else parse_json_ld(markup.json_ld)

@@ -27,6 +27,8 @@ _RANKED = (ARTICLE_TYPES, FORUM_TYPES, PRODUCT_TYPES, PAGE_TYPES)
 # Scripts longer than this are not parsed (a site that ships its whole catalogue as JSON-LD).
 MAX_SCRIPT_CHARS = 500_000
 MAX_NODES = 500
+# How deep a value is read for its text (a name's name's ...): schema.org nests a few levels, a hostile page 900.
+MAX_TEXT_DEPTH = 8
 
 
 @dataclass(frozen=True)
@@ -76,7 +78,7 @@ def parse_json_ld(scripts: Sequence[str]) -> JsonLd:
             continue
         try:
             data = json.loads(_unwrap(script), strict=False)  # raw line breaks in strings, as browsers take
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: arrays or objects nested some thousand deep
             continue
         nodes.extend(_walk(data))
         if len(nodes) > MAX_NODES:
@@ -113,12 +115,14 @@ def _walk(data: Any, depth: int = 0) -> Iterator[dict[str, Any]]:
             yield main
 
 
-def text_of(value: Any) -> str:
-    """A JSON-LD value as text: the string itself, a node's name, or a list's first text."""
+def text_of(value: Any, depth: int = 0) -> str:
+    """A JSON-LD value as text: the string itself, a node's name, or a list's first text ("" deeper than allowed)."""
     if isinstance(value, str):
         return " ".join(value.split())
+    if depth >= MAX_TEXT_DEPTH:
+        return ""
     if isinstance(value, dict):
-        return text_of(value.get("name") or value.get("@value") or value.get("url") or "")
+        return text_of(value.get("name") or value.get("@value") or value.get("url") or "", depth + 1)
     if isinstance(value, list):
-        return next((t for t in (text_of(v) for v in value) if t), "")
+        return next((t for t in (text_of(v, depth + 1) for v in value) if t), "")
     return ""

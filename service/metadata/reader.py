@@ -12,6 +12,7 @@ from service.metadata.jsonld import parse_json_ld
 from service.metadata.page_type import PageTypeModel, load_page_type_model, page_type_features, page_words
 from service.models.store import ModelStore
 from service.parsing.document import Document
+from service.parsing.urls import readable_url
 
 # Pages that are not published items: the dates and names they show are their entries', reviews' or
 # footer's, so their publication day and author are taken only where their structured data declares
@@ -34,7 +35,11 @@ class MetadataReader:
         return self.read_typed(document, url)[0]
 
     def read_typed(self, document: Document, url: str | None = None) -> tuple[Metadata, dict[str, float]]:
-        """The metadata, and the page-type model's probability of each page type (empty without a model)."""
+        """The metadata, and the page-type model's probability of each page type (empty without a model).
+
+        A ``url`` urllib cannot read ("http://[") is taken for none.
+        """
+        url = readable_url(url)
         ld = parse_json_ld(document.markup.json_ld)
         metadata = extract_metadata(document, url, ld)
         if self.page_type is None:

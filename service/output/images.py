@@ -12,13 +12,12 @@ tracking pixels (width or height of at most :data:`MAX_PIXEL_SIDE`).
 
 from __future__ import annotations
 
-from urllib.parse import urljoin
-
 import numpy as np
 
 from service.output.markup import safe_url
 from service.output.tree import Image
 from service.parsing.document import BLOCK_LEVEL_TAGS, Document
+from service.parsing.urls import joined_url
 
 LAZY_ATTRIBUTES = ("data-src", "data-original", "data-lazy-src")
 SRCSET_ATTRIBUTES = ("data-srcset", "srcset")
@@ -62,8 +61,8 @@ def image_url(document: Document, elem: int, base_url: str | None) -> str | None
     candidates += [_largest(srcset) for srcset in _picture_sources(document, elem)]
     for candidate in candidates:
         url = safe_url(candidate.strip())
-        if url:
-            return urljoin(base_url, url) if base_url else url
+        if url and (url := joined_url(base_url, url)):  # "" where it does not read as a URL: the next candidate
+            return url
     return None
 
 

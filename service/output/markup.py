@@ -6,12 +6,12 @@ import html
 import re
 from itertools import groupby
 from operator import itemgetter
-from urllib.parse import urljoin
 
 import numpy as np
 
 from service.output.tree import CODE, EMPHASIS, PRE_TAGS, STRONG, Image, Paragraph
 from service.parsing.document import Document
+from service.parsing.urls import joined_url
 
 # Link targets that must never reach a reader's browser.
 UNSAFE_SCHEMES = ("javascript:", "vbscript:", "data:")
@@ -59,8 +59,8 @@ class Markup:
         if elem in self.hrefs:
             return self.hrefs[elem]
         href = safe_url(self.document.elem_href(elem) or "") if self.links else ""
-        if href and self.base_url:
-            href = urljoin(self.base_url, href)
+        if href:
+            href = joined_url(self.base_url, href)  # "" where it does not read as a URL: the text stays, unlinked
         self.hrefs[elem] = href or None
         return href or None
 

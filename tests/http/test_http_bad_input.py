@@ -154,6 +154,32 @@ def test_an_empty_page_in_json_is_400_empty_body(client: httpx.Client, html: str
     assert second["error"]["code"] == "empty_body"
 
 
+def test_a_url_that_is_no_url_is_422_and_fails_its_document_alone(client: httpx.Client) -> None:
+    """urllib cannot read "http://[" (an IPv6 host that is none): the caller's base URL is a typo, not a 500."""
+    for url in ("http://[", "http://[x]/"):
+        answers = [
+            client.post("/extract", json={"html": ARTICLE, "url": url}),
+            client.post("/extract", params={"url": url}, content=ARTICLE.encode(), headers=HTML),
+            client.post("/compare", json={"html": ARTICLE, "url": url}),
+        ]
+        assert [(r.status_code, error_code(r)) for r in answers] == [(422, "validation_error")] * 3
+    batch = client.post("/extract/batch", json={"documents": [{"html": ARTICLE}, {"html": ARTICLE, "url": "http://["}]})
+    assert batch.status_code == 200
+    assert [bool(result.get("error")) for result in batch.json()["results"]] == [False, True]
+
+
+def test_hostile_markup_in_a_page_is_no_500(client: httpx.Client) -> None:
+    """A link that is no URL (with a base to join it to), JSON-LD nested past the parser, 6,000 options."""
+    bad_link = ARTICLE.replace("in it.</p>", 'in it, and <a href="http://[oops">the notes</a>.</p>', 1)
+    linked = client.post("/extract", json={"html": bad_link, "url": "https://example.org/", "format": "markdown"})
+    assert linked.status_code == 200 and "the notes" in linked.json()["markdown"]
+    deep_ld = ARTICLE.replace("</body>", '<script type="application/ld+json">' + "[" * 5000 + "</script></body>")
+    assert client.post("/extract", json={"html": deep_ld}).status_code == 200
+    options = "<select>" + "<option>x" * 6_000 + "</select>"  # 54 kB, the budget 5,000
+    too_many = client.post("/extract", content=ARTICLE.replace("</body>", options + "</body>").encode(), headers=HTML)
+    assert (too_many.status_code, error_code(too_many)) == (422, "page_too_complex")
+
+
 def _raw_post(port: int, head: str, body_part: bytes) -> bytes:
     """Send headers and only a small part of a huge body; read what the server answers.
 

@@ -158,6 +158,16 @@ def test_an_html_answer_that_is_no_page_is_502_upstream_not_html(
     assert (response.status_code, error_code(response)) == (502, "upstream_not_html")
 
 
+@pytest.mark.parametrize("output", ["markdown", "html"])
+def test_a_link_that_is_no_url_in_a_fetched_page_keeps_its_text(
+    allowlisted: httpx.Client, upstream: Upstream, output: str
+) -> None:
+    """Every fetched page has a base URL to resolve links against; "http://[oops" resolves to nothing."""
+    response = allowlisted.get("/extract", params={"url": upstream.url("/bad-link"), "format": output})
+    assert response.status_code == 200, response.text
+    assert "the notes" in response.json()[output] and "oops" not in response.json()[output]
+
+
 def test_backend_all_compares_a_fetched_page(allowlisted: httpx.Client, upstream: Upstream) -> None:
     response = allowlisted.get("/extract", params={"url": upstream.url("/page"), "backend": "all"})
     assert response.status_code == 200
