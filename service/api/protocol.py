@@ -16,16 +16,22 @@ always did). Such a connection is half-closed instead (the answer, then FIN),
 what the client still sends is dropped unparsed, and it is closed when the
 client closes its side (uvicorn's ``eof_received`` lets the transport close) or after
 :data:`LINGER_S`.
+
+And a request uvicorn's parser refuses (a request line over its limit, a malformed
+``Content-Length``, a control byte in a header) gets the service's error shape,
+``{"error": {"code": "bad_request", ...}}``, where uvicorn answered in plain text.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 from typing import Any, cast
 
 from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
+BAD_REQUEST = "bad_request"  # errors.py's code for a 400 nothing more precise names
 LINGER_S = 5.0  # longest wait for a client to stop sending a body nobody will read
 
 
@@ -68,6 +74,15 @@ class HttpProtocol(AutoHTTPProtocol):  # type: ignore[misc,valid-type]  # uvicor
         transport.write_eof()  # the answer is in the buffer before it: the client reads it, then FIN
         transport.resume_reading()  # uvicorn pauses reading while a body waits unread
         self.lingering = asyncio.get_running_loop().call_later(LINGER_S, transport.close)
+
+    def send_400_response(self, msg: str) -> None:
+        """The answer to a request uvicorn's parser refuses, in the error shape of every other answer; then close."""
+        body = json.dumps({"error": {"code": BAD_REQUEST, "message": msg}}).encode()
+        head = [b"HTTP/1.1 400 Bad Request"]
+        head += [name + b": " + value for name, value in self.server_state.default_headers]
+        head += [b"content-type: application/json", b"content-length: %d" % len(body), b"connection: close"]
+        self.transport.write(b"\r\n".join(head) + b"\r\n\r\n" + body)
+        self.transport.close()
 
     def data_received(self, data: bytes) -> None:
         if self.lingering is None:  # once lingering, the rest of the body is dropped unparsed

@@ -196,6 +196,23 @@ def _raw_post(port: int, head: str, body_part: bytes) -> bytes:
         return received
 
 
+@pytest.mark.parametrize(
+    "head",
+    [
+        "POST /extract HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/html\r\nContent-Length: 12x\r\n\r\n",
+        "GET /extract?url=http://example.com/" + "a" * 70_000 + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+        "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Bad: a\x01b\r\n\r\n",
+    ],
+)
+def test_a_request_the_http_parser_refuses_is_400_in_the_error_shape(live_server: LiveServer, head: str) -> None:
+    """uvicorn's parser answers these before the app sees them; in plain text, until the protocol said otherwise."""
+    status_line, _, rest = _raw_post(live_server.port, head, b"").partition(b"\r\n")
+    headers, _, body = rest.partition(b"\r\n\r\n")
+    assert status_line == b"HTTP/1.1 400 Bad Request"
+    assert b"content-type: application/json" in headers.lower()
+    assert json.loads(body)["error"]["code"] == "bad_request"
+
+
 def test_a_50_mb_body_is_413_from_its_content_length_before_it_is_read(live_server: LiveServer) -> None:
     head = (
         "POST /extract HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/html\r\n"
