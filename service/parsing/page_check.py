@@ -29,9 +29,17 @@ _NOT_BLANK_BYTES = re.compile(f"[^{_WHITESPACE}]".encode("ascii"))
 
 
 def check_page(html: str | bytes, charset: str | None = None) -> None:
-    """Raise :class:`EmptyPage` or :class:`NotHtml` for what is no page; ``charset`` is the one its sender declared."""
-    if (_NOT_BLANK_BYTES.search(html) if isinstance(html, bytes) else _NOT_BLANK.search(html)) is None:
+    """Raise :class:`EmptyPage` or :class:`NotHtml` for what is no page; ``charset`` is the one its sender declared.
+
+    A byte-order mark is no content: after one, the page is read in its codec for the white-space test.
+    """
+    blank = (
+        _NOT_BLANK_BYTES.search(html) if isinstance(html, bytes) else _NOT_BLANK.search(html, html.startswith("\ufeff"))
+    ) is None
+    if blank:
         raise EmptyPage("the page is empty or only white space")
+    if isinstance(html, bytes) and (bom := sniff_bom(html)) is not None and _blank_after(html, bom):
+        raise EmptyPage("the page is a byte-order mark and white space")
     if isinstance(html, bytes) and _is_utf16(html, charset):
         return
     sample = html[:BINARY_SAMPLE_BYTES]
@@ -39,6 +47,14 @@ def check_page(html: str | bytes, charset: str | None = None) -> None:
     controls = len(data) - len(data.translate(None, _CONTROL_BYTES))
     if controls > MAX_CONTROL_SHARE * len(data):
         raise NotHtml(f"the page looks binary: {controls} of its first {len(data)} bytes are control characters")
+
+
+def _blank_after(data: bytes, bom: tuple[str, int]) -> bool:
+    """Whether ``data`` holds nothing but white space after its byte-order mark (read in the mark's codec)."""
+    codec, length = bom
+    if _NOT_BLANK.search(data[length : length + BINARY_SAMPLE_BYTES].decode(codec, "replace")) is not None:
+        return False  # most pages: markup right after the mark
+    return _NOT_BLANK.search(data[length:].decode(codec, "replace")) is None
 
 
 def _is_utf16(data: bytes, charset: str | None) -> bool:

@@ -40,3 +40,21 @@ def test_blank_pages_are_empty(page: str | bytes) -> None:
 def test_one_character_after_a_long_run_of_white_space_is_a_page() -> None:
     check_page(b" " * 1_000_000 + b"<p>x</p>")
     check_page("\n" * 1_000_000 + "x")
+
+
+@pytest.mark.parametrize("codec", ["utf-8-sig", "utf-16", "utf-16-be"])  # the marks browsers read
+@pytest.mark.parametrize("blank", ["", "  \n\t", " " * 5000])
+def test_a_byte_order_mark_and_white_space_is_empty(codec: str, blank: str) -> None:
+    """The mark is no content, whatever codec it names (UTF-16's white space is not ASCII white space bytes)."""
+    page = blank.encode(codec)
+    if codec == "utf-16-be":
+        page = b"\xfe\xff" + page
+    with pytest.raises(EmptyPage):
+        check_page(page)
+    check_page((blank + "<p>x</p>").encode(codec) if codec != "utf-16-be" else b"\xfe\xff" + "<p>x".encode(codec))
+
+
+def test_a_text_page_that_is_a_byte_order_mark_is_empty() -> None:
+    with pytest.raises(EmptyPage):
+        check_page("\ufeff \n")
+    check_page("\ufeff<p>x</p>")
