@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import io
 import json
+import os
 import sys
+import time
 import zlib
 from dataclasses import asdict, fields
 from pathlib import Path
@@ -18,14 +21,18 @@ from service.options import Options
 from service.output.formats import FORMATS
 from service.parsing.page_check import check_page
 from service.pipeline import extract
-from service.settings import DEFAULT_BACKEND
+from service.settings import DEFAULT_BACKEND, Settings, get_settings
 
-FETCH_TIMEOUT_S = 20.0
+FETCH_TIMEOUT_S = 20.0  # for each read: the whole fetch is bounded by EXTRACT_FETCH_TOTAL_TIMEOUT_S
 GZIP_MAGIC = b"\x1f\x8b"
 
 
 class NotGzip(OSError):
     """A file named .gz whose bytes are no gzip data."""
+
+
+class TooLarge(OSError):
+    """A page over the limits: ``EXTRACT_MAX_BODY_BYTES`` decompressed, ``EXTRACT_FETCH_MAX_BYTES`` fetched."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -73,23 +80,49 @@ def _options(args: argparse.Namespace) -> dict[str, object]:
     return {spec.name: getattr(args, spec.name) for spec in fields(Options) if spec.name != "format"}
 
 
-def _read(source: str) -> tuple[bytes, str | None, str | None]:
+def _read(source: str, limits: Settings) -> tuple[bytes, str | None, str | None]:
     """The page's bytes, the charset its server declared and its URL, if it came from one."""
     if source == "-":
-        return _gunzip(sys.stdin.buffer.read()), None, None
-    if source.startswith(("http://", "https://")):
-        response = httpx.get(source, follow_redirects=True, timeout=FETCH_TIMEOUT_S)
-        response.raise_for_status()
-        return _gunzip(response.content), response.charset_encoding, str(response.url)
+        return _gunzip(sys.stdin.buffer.read(), limits.max_body_bytes), None, None
+    if source.lower().startswith(("http://", "https://")):
+        return _fetch(source, limits)
     data = Path(source).read_bytes()
     if source.endswith(".gz") and not data.startswith(GZIP_MAGIC):
         raise NotGzip("the name ends in .gz but the bytes are not gzip data")
-    return _gunzip(data), None, None
+    return _gunzip(data, limits.max_body_bytes), None, None
 
 
-def _gunzip(data: bytes) -> bytes:
-    """Gzip data decompressed, known by its magic number whatever the file is called; other bytes as they are."""
-    return gzip.decompress(data) if data.startswith(GZIP_MAGIC) else data
+def _fetch(url: str, limits: Settings) -> tuple[bytes, str | None, str]:
+    """The page at ``url`` (any host: the command line is its user's own), within the fetcher's time and size limits.
+
+    A body that never ends, or trickles, stops at ``EXTRACT_FETCH_TOTAL_TIMEOUT_S``; one that decodes
+    (gzip) past ``EXTRACT_FETCH_MAX_BYTES`` stops there.
+    """
+    deadline = time.monotonic() + limits.fetch_total_timeout_s
+    with httpx.stream("GET", url, follow_redirects=True, timeout=FETCH_TIMEOUT_S) as response:
+        response.raise_for_status()
+        chunks, size = [], 0
+        for chunk in response.iter_bytes():
+            size += len(chunk)
+            if size > limits.fetch_max_bytes:
+                raise TooLarge(f"the page is over {limits.fetch_max_bytes} bytes (EXTRACT_FETCH_MAX_BYTES)")
+            if time.monotonic() > deadline:
+                raise TimeoutError(
+                    f"no whole page in {limits.fetch_total_timeout_s:g} s (EXTRACT_FETCH_TOTAL_TIMEOUT_S)"
+                )
+            chunks.append(chunk)
+        return _gunzip(b"".join(chunks), limits.fetch_max_bytes), response.charset_encoding, str(response.url)
+
+
+def _gunzip(data: bytes, limit: int) -> bytes:
+    """Gzip data decompressed (to at most ``limit`` bytes), known by its magic number; other bytes as they are."""
+    if not data.startswith(GZIP_MAGIC):
+        return data
+    with gzip.GzipFile(fileobj=io.BytesIO(data)) as unzipped:
+        page = unzipped.read(limit + 1)  # every member, as gzip.decompress reads them; a bomb stops here
+    if len(page) > limit:
+        raise TooLarge(f"decompressed, the page is over {limit} bytes (EXTRACT_MAX_BODY_BYTES)")
+    return page
 
 
 def _report(error: ExtractionError) -> None:
@@ -101,12 +134,13 @@ def _report(error: ExtractionError) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        page, declared, url = _read(args.source)
+        page, declared, url = _read(args.source, get_settings())
     except httpx.HTTPStatusError as error:
         print(f"error: {args.source} answered HTTP {error.response.status_code}", file=sys.stderr)
         return 2
-    # EOFError, zlib.error: a truncated or corrupt gzip; InvalidURL: a malformed redirect
-    except (OSError, EOFError, zlib.error, httpx.HTTPError, httpx.InvalidURL) as error:
+    # EOFError, zlib.error: a truncated or corrupt gzip; InvalidURL: a malformed redirect; UnicodeError: a host
+    # name IDNA cannot encode (a label over 63 characters, an empty one)
+    except (OSError, EOFError, zlib.error, httpx.HTTPError, httpx.InvalidURL, UnicodeError) as error:
         print(f"error: cannot read {args.source}: {error}", file=sys.stderr)
         return 2
     output = "text" if args.format == "json" else args.format
@@ -129,7 +163,16 @@ def run(args: argparse.Namespace) -> int:
             "timings_ms": result.timings,
             "blocks": [{**asdict(b), "locator": asdict(b.locator)} for b in result.blocks],
         }
-        print(json.dumps(record, ensure_ascii=False, indent=2))
+        printed = json.dumps(record, ensure_ascii=False, indent=2)
     else:
-        print(result.content)
+        printed = result.content
+    try:
+        print(printed)
+        sys.stdout.flush()
+    except BrokenPipeError:  # `| head`: the reader has what it wanted; no traceback, as other tools
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # the interpreter's own flush at exit too
+        return 1
+    except OSError as error:  # a full disk, /dev/full
+        print(f"error: cannot write the output: {error.strerror or error}", file=sys.stderr)
+        return 1
     return 0

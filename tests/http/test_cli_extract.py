@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from service.cli import main
+from service.commands.extract import TooLarge, _read
+from service.settings import Settings
 
 from support.pages import ARTICLE, DECLARED_TEXT, EXOTIC_CODECS, page_declaring
 from support.upstream import Upstream
@@ -53,6 +55,27 @@ def test_the_exit_status_reaches_the_shell(tmp_path: Path) -> None:
     done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr.startswith("error: empty_body: ")
+
+
+def test_a_gzip_bomb_stops_at_the_body_limit(tmp_path: Path) -> None:
+    bomb = write(tmp_path, "bomb.gz", gzip.compress(b" " * 20_000_000 + b"<p>x</p>"))
+    with pytest.raises(TooLarge, match="EXTRACT_MAX_BODY_BYTES"):
+        _read(bomb, Settings(max_body_bytes=1_000_000))
+
+
+def test_a_reader_that_stops_early_or_a_full_disk_is_no_traceback(tmp_path: Path) -> None:
+    """`| head` closes the pipe: exit 1, quietly; /dev/full: exit 1 with the reason."""
+    page = write(tmp_path, "long.html", ("<article>" + "<p>A paragraph of the story, kept.</p>" * 20_000).encode())
+    command = [sys.executable, "-m", "service", "extract", page, "--backend", "boilerpipe"]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
+        assert process.stdout is not None and process.stderr is not None
+        process.stdout.read(10)
+        process.stdout.close()
+        assert process.wait(timeout=60) == 1
+        assert process.stderr.read() == b""
+    with Path("/dev/full").open("wb") as full:
+        done = subprocess.run(command, stdout=full, stderr=subprocess.PIPE, text=True, timeout=60, check=False)
+    assert done.returncode == 1 and done.stderr.startswith("error: cannot write the output: ")
 
 
 def test_gzip_is_known_by_its_magic_number_not_its_name(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import time
 from urllib.parse import quote
 
 import pytest
 
-from service.commands.extract import run
+from service.commands.extract import TooLarge, _read, run
+from service.settings import Settings
 
 from support.upstream import Upstream
 
@@ -16,6 +18,25 @@ pytestmark = pytest.mark.timeout(60)
 
 def extract(url: str) -> int:
     return run(argparse.Namespace(source=url, backend="boilerpipe", format="text", charset=None))
+
+
+def test_a_page_that_never_ends_stops_at_the_total_timeout(upstream: Upstream) -> None:
+    started = time.monotonic()
+    with pytest.raises(TimeoutError, match="EXTRACT_FETCH_TOTAL_TIMEOUT_S"):
+        _read(upstream.url("/endless"), Settings(fetch_total_timeout_s=1.0, fetch_connect_timeout_s=1.0))
+    assert time.monotonic() - started < 10
+
+
+def test_a_page_that_decodes_past_the_fetch_limit_stops_there(upstream: Upstream) -> None:
+    """/bomb: 5 MB of gzip Content-Encoding; the limit is on the decoded bytes."""
+    with pytest.raises(TooLarge, match="EXTRACT_FETCH_MAX_BYTES"):
+        _read(upstream.url("/bomb"), Settings(fetch_max_bytes=1_000_000))
+
+
+def test_a_host_name_idna_cannot_encode_is_an_error(capsys: pytest.CaptureFixture[str]) -> None:
+    url = "http://" + "a" * 64 + ".example/"
+    assert extract(url) == 2
+    assert capsys.readouterr().err.startswith(f"error: cannot read {url}: ")
 
 
 def test_an_upstream_404_is_an_error(upstream: Upstream, capsys: pytest.CaptureFixture[str]) -> None:

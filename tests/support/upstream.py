@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import ssl
 import threading
+import time
 from collections.abc import Sequence
 from functools import partial
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -103,6 +104,18 @@ class Upstream:
         elif path == "/bomb":
             body = gzip.compress(b"<p>" + b"x" * 5_000_000 + b"</p>")
             self._send(handler, 200, body, "text/html", extra={"Content-Encoding": "gzip"})
+        elif path == "/endless":  # a page that trickles on until the client hangs up (or a minute has passed)
+            handler.send_response(200)
+            handler.send_header("Content-Type", "text/html")
+            handler.end_headers()
+            for _ in range(300):
+                try:
+                    handler.wfile.write(b"<p>more</p>")
+                    handler.wfile.flush()
+                except OSError:
+                    break
+                time.sleep(0.2)
+            handler.close_connection = True
         elif path == "/slow":
             self.release.wait(SLOW_PAGE_TIMEOUT_S)
             self._send(handler, 200, ARTICLE.encode(), "text/html")
