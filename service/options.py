@@ -11,6 +11,9 @@ from dataclasses import dataclass
 from service.backends.favor import BALANCED, FAVORS
 from service.output.formats import TEXT, output_format
 
+# The yes/no choices (include_comments may also be None: the page type decides).
+SWITCHES = ("include_comments", "include_links", "include_images", "include_tables", "include_title", "front_matter")
+
 
 @dataclass(frozen=True, slots=True)
 class Options:
@@ -30,6 +33,17 @@ class Options:
     remove_selector: str | None = None  # CSS: these elements are removed before classification
 
     def __post_init__(self) -> None:
+        """Refuse what no request could mean: an unknown format or favor, a switch that is no bool, a selector no str.
+
+        A Python caller's ``include_links="no"`` would otherwise read as true.
+        """
         output_format(self.format)  # UnknownFormat, listing the known ones
         if self.favor not in FAVORS:
             raise ValueError(f"unknown favor {self.favor!r}; known: {', '.join(FAVORS)}")
+        for name in SWITCHES:
+            value = getattr(self, name)
+            if not isinstance(value, bool) and not (value is None and name == "include_comments"):
+                raise TypeError(f"{name} must be True or False, not {value!r}")
+        for name in ("target_selector", "remove_selector"):
+            if not isinstance(getattr(self, name), str | None):
+                raise TypeError(f"{name} must be a CSS selector (str) or None, not {getattr(self, name)!r}")

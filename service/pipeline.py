@@ -26,6 +26,7 @@ from service.output.formats import FORMATS, TEXT, RenderOptions, output_format, 
 from service.parsing.budget import PageBudget
 from service.parsing.document import Document, Locator
 from service.parsing.lexbor import parse_html
+from service.parsing.page_check import check_page
 from service.parsing.urls import readable_url
 from service.settings import DEFAULT_BACKEND, Settings
 
@@ -279,7 +280,7 @@ def default_extractor() -> Extractor:
 
 
 def extract(
-    html: str | bytes,
+    html: str | bytes | bytearray | memoryview,
     *,
     backend: str | None = None,
     url: str | None = None,
@@ -292,7 +293,16 @@ def extract(
     ``output`` names a format of :data:`~service.output.formats.FORMATS` (text, html, markdown); ``text``
     is always set, ``content`` holds the content in ``output``. ``choices`` are the other fields of
     :class:`~service.options.Options` (``favor="precision"``, ``include_comments=False``, ...); a name
-    it does not have is a TypeError.
+    it does not have is a TypeError. ``html`` may be any bytes-like object; a page that is none raises
+    what the HTTP API answers with (:class:`~service.errors.EmptyPage`, :class:`~service.errors.NotHtml`),
+    and an argument of the wrong type a TypeError that names it.
     """
+    page = bytes(html) if isinstance(html, bytearray | memoryview) else html
+    if not isinstance(page, str | bytes):
+        raise TypeError(f"html must be str or bytes, not {type(html).__name__}")
+    for name, value in (("backend", backend), ("url", url), ("output", output), ("charset", charset)):
+        if not isinstance(value, str | None):
+            raise TypeError(f"{name} must be a str or None, not {value!r}")
     options = Options(format=output, **choices)
-    return default_extractor().extract(html, backend=backend, url=url, charset=charset, options=options)
+    check_page(page, charset)
+    return default_extractor().extract(page, backend=backend, url=url, charset=charset, options=options)
