@@ -11,7 +11,10 @@ import argparse
 import importlib
 import sys
 
+from pydantic import ValidationError
+
 from service.commands.help import HelpFormatter
+from service.errors import ExtractionError, UsageError
 
 # subcommand -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -40,7 +43,17 @@ def build_parser(chosen: str | None) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the chosen command; what it cannot use (a corpus, a backend name, a setting) is one line and exit 2.
+
+    A command answers its own errors where it can (``extract``'s codes, ``corpus``'s shards); these are
+    what reach here from deeper down: :class:`UsageError` (a corpus, split or page selection),
+    :class:`ExtractionError` (an unknown backend), a setting (``EXTRACT_*``) pydantic refuses.
+    """
     argv = sys.argv[1:] if argv is None else argv
     chosen = next((a for a in argv if not a.startswith("-")), None)
     args = build_parser(chosen).parse_args(argv)
-    return int(importlib.import_module(COMMANDS[args.command][0]).run(args))
+    try:
+        return int(importlib.import_module(COMMANDS[args.command][0]).run(args))
+    except (UsageError, ExtractionError, ValidationError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2

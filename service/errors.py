@@ -7,6 +7,10 @@ The API maps each class to a status and a stable code in one table
 from __future__ import annotations
 
 
+class UsageError(Exception):
+    """An input or option a command cannot use (a corpus, a split, a page selection): one line on stderr, exit 2."""
+
+
 class ExtractionError(Exception):
     """Base of every error the service reports to a caller."""
 

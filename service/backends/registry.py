@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 
 from service.backends import bilstm, boilerpipe, ensemble, gbt, grf, mlp, svm
@@ -35,6 +35,12 @@ class BackendRegistry:
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.names())
+
+    def check(self, names: Iterable[str]) -> None:
+        """:class:`UnknownBackend` for the first of ``names`` not registered; nothing is built."""
+        for name in names:
+            if name not in self._factories:
+                raise UnknownBackend(name, self.names())
 
     def get(self, name: str) -> Backend:
         """The backend called ``name``, built now if it was not yet."""

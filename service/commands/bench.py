@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from service.commands.arguments import positive_int
+from service.arguments import cpu_core, input_file, non_negative_int, output_file, positive_int
 from service.commands.bench_pages import (
     PageSelectionError,
     add_page_arguments,
@@ -44,6 +44,7 @@ from service.commands.bench_pages import (
 )
 from service.commands.bench_rounds import BenchRow, Round, format_speedups, median_rows, rotated
 from service.commands.pages import load_pages, page_files
+from service.errors import UsageError
 from service.paths import default_data_dir
 from service.runtime.heap import settle_heap
 
@@ -65,8 +66,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backends", default="boilerpipe", help="comma-separated backend names")
     parser.add_argument("--backend", dest="backends", help="one backend (alias of --backends)")
     parser.add_argument("--peers", default="", help="comma-separated peers, e.g. trafilatura,resiliparse")
-    parser.add_argument("--limit", type=int, default=0, help="only the first N pages (0: all)")
-    parser.add_argument("--core", type=int, default=0, help="the CPU core every system is pinned to")
+    parser.add_argument("--limit", type=non_negative_int, default=0, help="only the first N pages (0: all)")
+    parser.add_argument("--core", type=cpu_core, default=0, help="the CPU core every system is pinned to")
     parser.add_argument(
         "--rounds",
         type=positive_int,
@@ -74,12 +75,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="time every system this many times, in rotated order; report each one's median round and each"
         " backend's speed-up over each peer within every round (min, median, max)",
     )
-    parser.add_argument("--json", type=Path, default=None, help="also write the results here")
-    parser.add_argument("--plot", type=Path, default=None, help="draw word F1 against docs/s into this PNG")
+    parser.add_argument("--json", type=output_file, default=None, help="also write the results here")
+    parser.add_argument("--plot", type=output_file, default=None, help="draw word F1 against docs/s into this PNG")
     parser.add_argument(
-        "--eval", type=Path, default=None, help="eval --json output with the word F1 for --plot (default: compute)"
+        "--eval",
+        type=input_file,
+        default=None,
+        help="eval --json output with the word F1 for --plot (default: compute)",
     )
-    parser.add_argument("--results", type=Path, default=None, help="--plot a saved --json run instead of timing")
+    parser.add_argument("--results", type=input_file, default=None, help="--plot a saved --json run instead of timing")
     add_page_arguments(parser)
     parser.add_argument(
         "--input-encodings", action="store_true", help="measure the BiLSTM's dense vs sparse input projection instead"
@@ -218,6 +222,17 @@ def format_stages(rows: list[BenchRow]) -> str:
     return "\n".join(lines)
 
 
+def _check_names(backends: list[str], peers: list[str]) -> None:
+    """Unknown names are refused before any system is timed (each is timed in a child, which would fail late)."""
+    from service.backends.peers import PEER_NAMES  # noqa: PLC0415 - the parent only: children import what they time
+    from service.backends.registry import default_registry  # noqa: PLC0415
+
+    default_registry().check(backends)
+    for name in peers:
+        if name not in PEER_NAMES:
+            raise UsageError(f"unknown peer {name!r}; known peers: {', '.join(PEER_NAMES)}")
+
+
 def run(args: argparse.Namespace) -> int:
     data_dir = args.data or default_data_dir()
     if args.system:  # child: pinned, measures one system, prints JSON
@@ -250,6 +265,7 @@ def run(args: argparse.Namespace) -> int:
 
         return run_http(args, data_dir, _cpu_model())
     backends = [n for n in args.backends.split(",") if n]
+    _check_names(backends, [n for n in args.peers.split(",") if n])
     peers = [f"peer:{n}" for n in args.peers.split(",") if n]
     names = [*FLOORS, *backends, *peers]
     rounds: list[Round] = []

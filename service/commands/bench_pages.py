@@ -13,14 +13,16 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from service.arguments import input_file
 from service.commands.pages import page_files, read_pages
+from service.errors import UsageError
 
 ANY_TYPE = "any"
 ALL_PARTS = "all"  # as service.evaluation.split names it
 AUTO_LAYOUT = "auto"
 
 
-class PageSelectionError(Exception):
+class PageSelectionError(UsageError):
     """A selection the corpus cannot give: no split for a part, or no page of the type asked for."""
 
 
@@ -30,7 +32,7 @@ def add_page_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--part", default=ALL_PARTS, help="train, validation or test part of the corpus's split (default: all)"
     )
-    parser.add_argument("--split", type=Path, default=None, help="split JSON (default: the committed one)")
+    parser.add_argument("--split", type=input_file, default=None, help="split JSON (default: the committed one)")
     parser.add_argument(
         "--page-type", default=ANY_TYPE, help="only pages of this type, e.g. article (default: any type)"
     )

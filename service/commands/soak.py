@@ -29,7 +29,8 @@ from typing import Any
 import httpx
 import numpy as np
 
-from service.commands.arguments import positive_int
+from service.arguments import output_file, positive_int
+from service.backends.registry import default_registry
 from service.commands.load_client import drive
 from service.commands.load_server import Server, usable_cores
 from service.commands.pages import load_pages
@@ -49,7 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backend", default="bilstm", help="backend the started server serves (default bilstm)")
     parser.add_argument("--workers", type=positive_int, default=1, help="server worker processes (default 1)")
     parser.add_argument("--url", default=None, help="drive this server (http://127.0.0.1:PORT) instead of starting one")
-    parser.add_argument("--json", type=Path, default=None, help="also write the curve here")
+    parser.add_argument("--json", type=output_file, default=None, help="also write the curve here")
 
 
 class MetricsMemory:
@@ -132,9 +133,14 @@ def run(args: argparse.Namespace) -> int:
         return 2
     pages = load_pages(data_dir)
     if args.url:
-        result = soak(args.url.rstrip("/"), MetricsMemory(args.url.rstrip("/")).rss_bytes, pages, args, _progress)
+        try:
+            result = soak(args.url.rstrip("/"), MetricsMemory(args.url.rstrip("/")).rss_bytes, pages, args, _progress)
+        except httpx.HTTPError as error:  # no server there, a URL that is none, a scheme httpx does not speak
+            print(f"error: cannot soak {args.url}: {error or type(error).__name__}", file=sys.stderr)
+            return 2
         served = args.url
     else:
+        default_registry().check([args.backend])  # before a server is started to fail on it
         with Server(args.backend, args.workers, usable_cores(set())) as server:
             _progress(f"soak: {args.backend} server on port {server.port}, {args.workers} worker(s)")
             result = soak(server.url, server.rss_bytes, pages, args, _progress)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from threadpoolctl import threadpool_limits
 
+from service.arguments import input_file, number_list, output_file
 from service.backends.peers import PEER_NAMES, PeerUnavailable
 from service.evaluation import favor, gate, metadata_eval, oracle, tables
 from service.evaluation.datasets import AUTO_LAYOUT, LAYOUTS, Corpus, CorpusError, Page, load_corpus
@@ -42,7 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--part", choices=(*PARTS, ALL_PARTS), default="test", help="which part of the split (default: test)"
     )
     parser.add_argument(
-        "--split", type=Path, default=None, help="split JSON (default: the committed one for the corpus)"
+        "--split", type=input_file, default=None, help="split JSON (default: the committed one for the corpus)"
     )
     parser.add_argument("--backends", default=ALL, help="comma-separated backends, 'all' or 'none' (default: all)")
     parser.add_argument("--peers", default="", help=f"comma-separated peers or 'all': {','.join(PEER_NAMES)}")
@@ -52,7 +53,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a corpus unlike the training pages, evaluated whole beside the main one in the same run, or 'none' "
         "(default: EXTRACT_CHECK_DATA_DIR, else ../shared/data/dragnet-2012 when it is there)",
     )
-    parser.add_argument("--json", type=Path, default=None, help="also write every score here")
+    parser.add_argument("--json", type=output_file, default=None, help="also write every score here")
     parser.add_argument(
         "--oracle", action="store_true", help="score the alignment labels themselves and explain the losses"
     )
@@ -73,6 +74,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--shifts",
+        type=number_list,
         default=",".join(f"{s:g}" for s in favor.DEFAULT_SHIFTS),
         help="comma-separated threshold shifts for --favor-sweep",
     )
@@ -233,7 +235,7 @@ def _update_floors(corpus: Corpus, pages: list[Page], args: argparse.Namespace) 
 
 def _favor_sweep(corpus: Corpus, part: str, pages: list[Page], args: argparse.Namespace) -> int:
     extractor = default_extractor()
-    shifts = sorted({float(s) for s in args.shifts.split(",") if s} | {0.0})
+    shifts = sorted({*args.shifts, 0.0})
     rows = favor.sweep(pages, extractor, _backend_names(extractor, args.backends), shifts)
     print(f"# {_describe(corpus, part, len(pages))}; mean word scores over the pages with gold text")
     print(favor.format_sweep(rows))

@@ -31,6 +31,7 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
+from service.errors import UsageError
 from service.output.formats import render_text
 from service.parsing.document import Document
 from service.parsing.lexbor import parse_html
@@ -51,7 +52,7 @@ _PAGE_TYPE_ALIASES = {"category": "collection"}
 _SNIFF_BYTES = 1 << 20
 
 
-class CorpusError(Exception):
+class CorpusError(UsageError):
     """A directory that holds no corpus in a known layout, or a broken one."""
 
 
@@ -133,7 +134,10 @@ def load_corpus(root: Path, layout: str = AUTO_LAYOUT) -> Corpus:
     }.get(chosen)
     if loader is None:
         raise CorpusError(f"unknown layout {chosen!r}; known: {', '.join(LAYOUTS)}")
-    pages = loader(root)
+    try:
+        pages = loader(root)
+    except (ValueError, TypeError, AttributeError, KeyError) as error:  # JSON that does not parse, or of another shape
+        raise CorpusError(f"{root} is no {chosen} corpus: {type(error).__name__}: {error}") from error
     if not pages:
         raise CorpusError(f"no pages found in {root} ({chosen} layout)")
     return Corpus(name=root.name, root=root, layout=chosen, pages=tuple(pages))
@@ -143,7 +147,10 @@ def detect_layout(root: Path) -> str:
     """Which of the three layouts ``root`` holds."""
     if (root / "ground-truth").is_dir() and (root / "html").is_dir():
         first = next(iter(sorted((root / "ground-truth").glob("*.json"))), None)
-        dragnet = first is not None and "dragnet_split" in json.loads(first.read_text(encoding="utf-8"))
+        try:
+            dragnet = first is not None and "dragnet_split" in json.loads(first.read_text(encoding="utf-8"))
+        except ValueError as error:  # not JSON, not UTF-8
+            raise CorpusError(f"{first} is no JSON: {error}") from error
         return "dragnet" if dragnet else "wcxb"
     if (root / "ground-truth.json").is_file():
         return "article-benchmark"

@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from service.errors import UsageError
 from service.evaluation.datasets import Corpus, Page
 
 PARTS = ("train", "validation", "test")
@@ -30,7 +31,7 @@ SEED = 20261121
 SPLITS_DIR = Path(__file__).resolve().parent / "splits"
 
 
-class SplitError(Exception):
+class SplitError(UsageError):
     """A split that does not fit the corpus it is applied to."""
 
 
@@ -62,13 +63,19 @@ class Split:
 
     @classmethod
     def read(cls, path: Path) -> Split:
-        record = json.loads(Path(path).read_text(encoding="utf-8"))
-        return cls(
-            corpus=record["corpus"],
-            seed=int(record["seed"]),
-            corpus_digest=record["corpus_digest"],
-            parts={part: tuple(ids) for part, ids in record["parts"].items()},
-        )
+        """The split in ``path``; :class:`SplitError` where it is no file, no JSON, or not of a split's shape."""
+        try:
+            record = json.loads(Path(path).read_text(encoding="utf-8"))
+            return cls(
+                corpus=str(record["corpus"]),
+                seed=int(record["seed"]),
+                corpus_digest=str(record["corpus_digest"]),
+                parts={str(part): tuple(map(str, ids)) for part, ids in record["parts"].items()},
+            )
+        except OSError as error:
+            raise SplitError(f"cannot read the split {path}: {error.strerror or error}") from error
+        except (ValueError, TypeError, AttributeError, KeyError) as error:
+            raise SplitError(f"{path} is no split: {type(error).__name__}: {error}") from error
 
 
 def committed_split_path(corpus_name: str) -> Path:

@@ -15,6 +15,7 @@ from service.commands.bench_pages import PageSelectionError, selected_pages
 from service.commands.bench_plot import Point, draw, label_offset, points, read_word_f1
 from service.evaluation.split import Split
 
+from support.corpora import tiny_corpus
 from support.paths import FIXTURES_DIR, REPO
 
 
@@ -22,19 +23,6 @@ def bench_args(*argv: str) -> argparse.Namespace:
     parser = argparse.ArgumentParser()
     add_arguments(parser)
     return parser.parse_args(list(argv))
-
-
-def tiny_corpus(root: Path, types: dict[str, str]) -> Path:
-    """A WCXB-layout corpus: one page per id, each page's text its id and type."""
-    (root / "html").mkdir(parents=True)
-    (root / "ground-truth").mkdir()
-    for page_id, page_type in types.items():
-        (root / "html" / f"{page_id}.html").write_text(f"<p>{page_id} {page_type}</p>", encoding="utf-8")
-        gold = {"url": f"https://{page_id}.example/", "ground_truth": {"main_content": page_id}}
-        (root / "ground-truth" / f"{page_id}.json").write_text(json.dumps(gold), encoding="utf-8")
-    files = {page_id: {"page_type": page_type, "domain": f"{page_id}.example"} for page_id, page_type in types.items()}
-    (root / "metadata.json").write_text(json.dumps({"files": files}), encoding="utf-8")
-    return root
 
 
 def test_a_page_type_and_a_part_select_those_pages(tmp_path: Path) -> None:
