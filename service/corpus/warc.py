@@ -8,7 +8,10 @@ No record is lost silently. A record whose headers or block break off is a
 unread, so memory stays bounded); a gzip member that does not decompress, or a
 Content-Encoding that does not decode, a ``decode_error`` row, after which
 reading resumes at the next record that does (each record of a ``.warc.gz`` is
-its own gzip member, so the rest of the file is not lost with it).
+its own gzip member, so the rest of the file is not lost with it). Bytes after a
+record that start no record (a Content-Length that said less than the block
+holds) get no row: reading resumes at the next record's magic, and that record,
+intact, is read.
 """
 
 from __future__ import annotations
@@ -33,11 +36,12 @@ PAYLOAD_CHUNK_BYTES = 1 << 20
 
 
 class _Broken(Exception):
-    """Reading stopped at a record that does not decode; ``position`` is where to look for the next one."""
+    """Reading stopped; ``position`` is where to look for the next record, or (``again``) where it starts."""
 
-    def __init__(self, position: int) -> None:
+    def __init__(self, position: int, *, again: bool = False) -> None:
         super().__init__(position)
         self.position = position
+        self.again = again
 
 
 def read_warc(stream: BinaryIO, source: str, max_page_bytes: int) -> Iterator[Page]:
@@ -49,7 +53,7 @@ def read_warc(stream: BinaryIO, source: str, max_page_bytes: int) -> Iterator[Pa
             yield from _records(stream, start, gzipped, source, max_page_bytes)
             return
         except _Broken as broken:
-            start = _next_record(stream, broken.position, gzipped)
+            start = broken.position if broken.again else _next_record(stream, broken.position, gzipped)
 
 
 def _records(stream: BinaryIO, start: int, gzipped: bool, source: str, max_page_bytes: int) -> Iterator[Page]:
@@ -62,10 +66,13 @@ def _records(stream: BinaryIO, start: int, gzipped: bool, source: str, max_page_
             record = next(records)
         except StopIteration:
             return
-        except (OSError, ValueError) as error:  # a gzip member or record that does not decode: a row, then resync
-            at = _broken_record(stream, start if last < start else last + 1, gzipped)
-            yield Page(source, at, None, error=DECODE_ERROR, message=f"the record does not decode: {error}")
-            raise _Broken(at + 1) from error
+        except (OSError, ValueError) as error:  # a gzip member or record that does not decode
+            if last >= start:
+                # After a record that read, bytes may follow that start no record (its Content-Length said less
+                # than its block holds): read again from the next record's magic, which gets its own row if broken.
+                raise _Broken(_broken_record(stream, last + 1, gzipped), again=True) from error
+            yield Page(source, start, None, error=DECODE_ERROR, message=f"the record does not decode: {error}")
+            raise _Broken(start + 1) from error
         last = record.stream_pos
         if record.record_type == WarcRecordType.response or _headers_cut(record):
             try:

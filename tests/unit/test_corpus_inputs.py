@@ -76,6 +76,32 @@ def test_a_response_whose_block_is_no_http_is_a_decode_error(tmp_path: Path) -> 
     assert (page.url, page.error) == ("http://example.org/odd", "decode_error") and "status line" in str(page.message)
 
 
+def _response(url: str, declared: int | None = None) -> bytes:
+    """A response record written by hand, its Content-Length ``declared`` (its block's length when None)."""
+    block = f"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<p>the page at {url}</p>".encode()
+    headers = (
+        f"WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {url}\r\n"
+        "Content-Type: application/http; msgtype=response\r\n"
+        f"Content-Length: {len(block) if declared is None else declared}\r\n\r\n"
+    )
+    return headers.encode() + block + b"\r\n\r\n"
+
+
+@pytest.mark.parametrize("compressed", [False, True])
+def test_a_record_that_declares_fewer_bytes_than_it_holds_costs_the_next_record_nothing(
+    tmp_path: Path, compressed: bool
+) -> None:
+    """The short record's tail starts no record: the intact records after it are read, one row each."""
+    records = [_response("http://a/0", declared=10), _response("http://a/1"), _response("http://a/2")]
+    path = tmp_path / ("short.warc.gz" if compressed else "short.warc")
+    path.write_bytes(b"".join(gzip.compress(r) for r in records) if compressed else b"".join(records))
+    pages = read(path)
+    assert [page.url for page in pages] == ["http://a/0", "http://a/1", "http://a/2"]
+    assert not pages[0].content  # its 10 bytes: an HTTP status line cut short, no page (empty_body, downstream)
+    assert [page.error for page in pages[1:]] == [None, None]
+    assert [page.content for page in pages[1:]] == [b"<p>the page at http://a/1</p>", b"<p>the page at http://a/2</p>"]
+
+
 def test_a_big_page_under_the_limit_is_read_whole(tmp_path: Path) -> None:
     path = tmp_path / "crawl.warc.gz"
     crawl(path, pages=4, big_page_bytes=3 * MIB)
