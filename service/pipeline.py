@@ -276,7 +276,9 @@ def default_extractor() -> Extractor:
     """The extractor behind :func:`extract`, built on first call, not at import, configured by ``EXTRACT_*``."""
     settings = Settings()
     metadata = load_metadata_reader(ModelStore(settings.model_store_dir))
-    return Extractor(default_registry(settings), budget=settings.page_budget, metadata=metadata)
+    return Extractor(
+        default_registry(settings), settings.default_backend, budget=settings.page_budget, metadata=metadata
+    )
 
 
 def extract(

@@ -37,7 +37,9 @@ class TooLarge(OSError):
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("source", help="a file (gzip-compressed or not), an http(s) URL, or - for stdin")
-    parser.add_argument("--backend", default=None, help=f"backend name (default: {DEFAULT_BACKEND})")
+    parser.add_argument(
+        "--backend", default=None, help=f"backend name (default: EXTRACT_DEFAULT_BACKEND, else {DEFAULT_BACKEND})"
+    )
     parser.add_argument("--format", default="text", choices=[*FORMATS, "json"], help="what to print")
     parser.add_argument(
         "--charset", default=None, help="the page's encoding, when known; wins over a URL's Content-Type and <meta>"

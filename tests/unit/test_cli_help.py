@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from service.cli import COMMANDS, main
+from service.pipeline import default_extractor
 from service.settings import DEFAULT_BACKEND
 from service.training.command import DEFAULT_SEED, TRAINERS
 
@@ -24,7 +25,17 @@ def test_the_top_level_help_lists_every_command_in_plain_text(capsys: pytest.Cap
 
 
 def test_extract_names_the_real_default_backend(capsys: pytest.CaptureFixture[str]) -> None:
-    assert f"(default: {DEFAULT_BACKEND})" in help_of(capsys, "extract")
+    assert f"(default: EXTRACT_DEFAULT_BACKEND, else {DEFAULT_BACKEND})" in " ".join(help_of(capsys, "extract").split())
+
+
+def test_the_python_api_and_the_cli_obey_extract_default_backend(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As the server does: the setting names the backend a call without ``backend`` gets."""
+    monkeypatch.setenv("EXTRACT_DEFAULT_BACKEND", "boilerpipe")
+    default_extractor.cache_clear()
+    try:
+        assert default_extractor().default_backend == "boilerpipe"
+    finally:
+        default_extractor.cache_clear()
 
 
 @pytest.mark.parametrize("model", list(TRAINERS))
