@@ -165,6 +165,8 @@ def count_options(html: bytes, enough: int = 0) -> int:
     :func:`count_lt`, and about its cost); where those are no more than ``enough``, their count (every
     option is one of them). Else every ``<`` followed by each letter of "option" in turn.
     """
+    if len(html) < len(b"<o"):
+        return 0
     rough = sum(
         int(np.count_nonzero((np.frombuffer(html, "<u2", (len(html) - start) // 2, start) | _CASE_BIT << 8) == _LT_O))
         for start in (0, 1)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from selectolax.lexbor import LexborHTMLParser
 
 from service.backends.boilerpipe import BoilerpipeBackend
 from service.backends.registry import BackendRegistry
 from service.errors import PageTooComplex
-from service.parsing.budget import PageBudget, count_start_tags
+from service.parsing.budget import PageBudget, count_options, count_start_tags
 from service.parsing.lexbor import parse_html
 from service.pipeline import Extractor
 
@@ -150,3 +152,13 @@ def test_other_tags_that_start_like_an_option_are_no_option() -> None:
     PageBudget(max_elements=10_000, max_options=1000).check(page)
     with pytest.raises(PageTooComplex, match="1001 <option>s"):
         PageBudget(max_elements=10_000, max_options=1000).check(page + b"<option>" * 101)
+
+
+@given(
+    st.lists(st.sampled_from([b"<option", b"<OPTION>", b"<oPtIoN ", b"<optgroup", b"<ol>", b"<O", b"<", b"o", b"x"]))
+)
+def test_options_are_counted_as_the_lower_cased_bytes_count_them(pieces: list[bytes]) -> None:
+    """The pairs of bytes at either offset, and the exact count past them, against the plain reading."""
+    page = b"".join(pieces)
+    assert count_options(page) == page.lower().count(b"<option")
+    assert count_options(page, enough=len(page)) == page.lower().count(b"<o")
