@@ -14,7 +14,7 @@ from pathlib import Path
 
 from threadpoolctl import threadpool_limits
 
-from service.arguments import input_file, number_list, output_file
+from service.arguments import number_list, output_file
 from service.backends.peers import PEER_NAMES, PeerUnavailable
 from service.evaluation import favor, gate, metadata_eval, oracle, tables
 from service.evaluation.datasets import AUTO_LAYOUT, LAYOUTS, Corpus, CorpusError, Page, load_corpus
@@ -43,7 +43,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--part", choices=(*PARTS, ALL_PARTS), default="test", help="which part of the split (default: test)"
     )
     parser.add_argument(
-        "--split", type=input_file, default=None, help="split JSON (default: the committed one for the corpus)"
+        "--split",
+        type=Path,
+        default=None,
+        help="split JSON (default: the committed one for the corpus); with --make-split, where to write it",
     )
     parser.add_argument("--backends", default=ALL, help="comma-separated backends, 'all' or 'none' (default: all)")
     parser.add_argument("--peers", default="", help=f"comma-separated peers or 'all': {','.join(PEER_NAMES)}")
@@ -192,10 +195,13 @@ def _describe(corpus: Corpus, part: str, pages: int) -> str:
     return f"{pages} pages of {corpus.name} ({part} part){credit}"
 
 
-def _split_for(corpus: Corpus, path: Path | None) -> Split | None:
-    """The split given, else the committed one for this corpus, else None (only --part all works)."""
-    path = path or committed_split_path(corpus.name)
-    if not path.is_file():
+def _split_for(corpus: Corpus, given: Path | None) -> Split | None:
+    """The split given (a :class:`SplitError` where it cannot be read), else the committed one, else None.
+
+    Without a split only --part all works.
+    """
+    path = given or committed_split_path(corpus.name)
+    if given is None and not path.is_file():
         return None
     split = Split.read(path)
     if split.corpus_digest != corpus.digest():

@@ -29,7 +29,6 @@ def refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
         ("eval", "--json", "/tmp"),
         ("eval", "--json", "/nonexistent/scores.json"),
         ("eval", "--favor-sweep", "--shifts", "abc"),
-        ("eval", "--split", "/nonexistent/split.json"),
         ("bench", "--core", "99"),
         ("bench", "--limit", "-1"),
         ("bench", "--plot", "/nonexistent/plot.png"),
@@ -55,6 +54,13 @@ def test_a_corpus_of_junk_is_a_corpus_error(
     assert said in refused(
         capsys, "eval", "--data", str(root), "--part", "all", "--backends", "none", "--check-data", "none"
     )
+
+
+def test_a_split_that_is_not_there_is_a_split_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Not the committed split taken instead, nor none: the one the caller named."""
+    root = tiny_corpus(tmp_path / "tiny", {"01": "article"})
+    argv = ("eval", "--data", str(root), "--split", str(tmp_path / "none.json"), "--backends", "none")
+    assert "cannot read the split" in refused(capsys, *argv, "--check-data", "none")
 
 
 @pytest.mark.parametrize(
