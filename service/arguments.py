@@ -61,3 +61,17 @@ def number_list(text: str) -> tuple[float, ...]:
         return tuple(float(item) for item in text.split(",") if item.strip())
     except ValueError as error:
         raise argparse.ArgumentTypeError(f"not a list of numbers: {text!r}") from error
+
+
+def output_folder(text: str) -> Path:
+    """An argparse type: a folder to write into, made where missing; checked before any work is spent on it.
+
+    It, or the nearest of its parents that exists, must be a folder this process can write.
+    """
+    if not text:
+        raise argparse.ArgumentTypeError("an empty name is no folder")
+    path = Path(text)
+    existing = next(folder for folder in (path, *path.parents) if folder.exists())
+    if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
+        raise argparse.ArgumentTypeError(f"cannot make or write {text!r}: {str(existing)!r} is no writable folder")
+    return path

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from service.arguments import output_folder
 from service.settings import DEFAULT_BACKEND
 
 if TYPE_CHECKING:
@@ -31,7 +32,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "inputs", nargs="+", metavar="INPUT", help="WARC, JSON Lines or Parquet files, directories, globs"
     )
-    parser.add_argument("--out", type=Path, required=True, help="directory for the Parquet shards and summary.json")
+    parser.add_argument(
+        "--out", type=output_folder, required=True, help="directory for the Parquet shards and summary.json"
+    )
     parser.add_argument("--backend", default=DEFAULT_BACKEND, help=f"backend name (default: {DEFAULT_BACKEND})")
     parser.add_argument(
         "--format", default="text", choices=("text", "markdown", "html"), help="a markdown or html column beside text"

@@ -12,6 +12,7 @@ import argparse
 import importlib
 from pathlib import Path
 
+from service.arguments import output_folder
 from service.commands.help import HelpFormatter, plain
 from service.paths import MODEL_STORE, default_data_dir
 
@@ -39,7 +40,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             formatter_class=HelpFormatter,
         )
         trainer.add_argument("--data", type=Path, default=None, help="corpus directory (default: the WCXB dev pages)")
-        trainer.add_argument("--out", type=Path, default=MODEL_STORE, help="model store (default: model_store/)")
+        trainer.add_argument(
+            "--out", type=output_folder, default=MODEL_STORE, help="model store (default: model_store/)"
+        )
         trainer.add_argument("--seed", type=int, default=DEFAULT_SEED, help="random seed")
         trainer_module.add_arguments(trainer)
 

@@ -34,6 +34,8 @@ def refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
         ("bench", "--plot", "/nonexistent/plot.png"),
         ("bench", "--results", "/nonexistent/results.json"),
         ("soak", "--json", "/tmp"),
+        ("corpus", "/tmp", "--out", ""),
+        ("train", "gbt", "--out", "/dev/null/store"),
     ],
 )
 def test_an_option_that_cannot_be_used_is_refused_before_any_work(

@@ -134,13 +134,15 @@ def test_what_cannot_be_read_at_all_is_exit_2_with_a_reason(tmp_path: Path) -> N
     assert not (tmp_path / "out").exists()
 
 
-@pytest.mark.parametrize("where", ["a file", "under a file", "/proc"])
+@pytest.mark.parametrize("where", ["a file", "under a file", "/proc", "nothing"])
 def test_an_out_that_cannot_be_a_folder_is_exit_2_with_a_reason(tmp_path: Path, where: str) -> None:
+    """Refused as the options are read (a file in the way, an empty name), or when made (/proc takes no folder)."""
     jsonl(tmp_path / "a.jsonl", range(1))
-    out = {"a file": tmp_path / "a.jsonl", "under a file": tmp_path / "a.jsonl" / "out", "/proc": Path("/proc/out")}
-    done = run_corpus(tmp_path / "a.jsonl", "--out", out[where], "--backend", BACKEND)
-    assert done.returncode == 2 and f"error: cannot create --out {out[where]}" in done.stderr
-    assert "Traceback" not in done.stderr
+    out = {"a file": tmp_path / "a.jsonl", "under a file": tmp_path / "a.jsonl" / "out", "/proc": "/proc/out"}
+    done = run_corpus(tmp_path / "a.jsonl", "--out", out.get(where, ""), "--backend", BACKEND)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    said = "error: cannot create --out /proc/out" if where == "/proc" else "error: argument --out: "
+    assert said in done.stderr
 
 
 def test_a_shard_that_cannot_be_read_fails_alone_and_loudly(tmp_path: Path) -> None:
