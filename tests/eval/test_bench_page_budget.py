@@ -7,8 +7,10 @@ from service.commands.page_budget import report
 
 def test_the_report_names_the_page_with_the_most_tags_and_attribute_names() -> None:
     pages = [b"<p class=a>x</p>", b"<div a b c d><p>x<p>y<p>z</div>", b"<b e>x</b>"]
-    found = report(pages, ["one", "two", "three"], synthetic=(10,))
-    assert found.pages == 3
+    pages.append(b"<select><option>a<OPTION>b</select>")
+    found = report(pages, ["one", "two", "three", "four"], synthetic=(10,), synthetic_options=(20,))
+    assert found.pages == 4
+    assert found.most_options == (2, "four") and set(found.lexbor_options_s) == {20}
     assert found.most_start_tags == (4, "two")
     assert found.most_attribute_names == (4, "two")
     assert found.median_attribute_names == 1
