@@ -6,8 +6,8 @@ Lexbor registers every distinct attribute name in a structure whose cost grows w
 the square of their number (``python -m service bench --page-budget``: 20,000
 elements with distinct attribute names took 3.6 s to parse, with one name 0.01 s).
 and Lexbor's tree builder spends time on each ``<option>`` of a ``<select>`` in
-proportion to the options before it (10,000 in one ``<select>``: about a second; 20,000:
-six). All three are counted here and a page over any budget is
+proportion to the options before it (``bench --page-budget``: 10,000 in one ``<select>``
+0.54 s, 20,000 2.8 s). All three are counted here and a page over any budget is
 :class:`~service.errors.PageTooComplex`, refused before Lexbor or the walk spend
 anything on it.
 
@@ -30,14 +30,14 @@ attribute names
     where not: the same count, at some forty times the speed (``bench --page-budget``).
 options
     ``<option`` in any case, anywhere: an upper bound on the options of any one
-    ``<select>`` (options outside a ``<select>``, or split by ``<optgroup>``, cost
-    Lexbor nothing much, but are counted too). Counted only on a page with more
-    ``<`` than the budget allows options.
+    ``<select>`` (those outside one cost Lexbor nothing much, but are counted too;
+    in ``<optgroup>`` groups of ten they cost a twentieth, growing as fast). Counted
+    only on a page with more ``<`` than the budget allows options.
 
 The defaults are about ten times (elements) and four times (names) the most of any
 WCXB dev page (``bench --page-budget``: 15,793 start tags; 1,285 attribute names);
-options about three times the most of any WCXB or Dragnet page (1,854, the most in one
-``<select>`` 571), where one ``<select>`` of them all parses in about a quarter second.
+options about three times the most of any WCXB dev page (1,854), where one ``<select>``
+of 5,000 parses in about a tenth of a second (10,000: half a second; 20,000: nearly three).
 """
 
 from __future__ import annotations
