@@ -80,6 +80,8 @@ class NotReady(RequestError):
     """The process is starting, draining, or a backend reports it cannot serve."""
 
 
+BAD_REQUEST = "bad_request"  # the code of a 400 that nothing more precise names (uvicorn's parser's too)
+
 # error class -> (HTTP status, stable code). Looked up along the class's MRO,
 # so a subclass without its own row gets its parent's.
 ERROR_TABLE: dict[type[Exception], tuple[int, str]] = {
@@ -110,7 +112,7 @@ ERROR_TABLE: dict[type[Exception], tuple[int, str]] = {
     UpstreamError: (502, "upstream_error"),
     NotReady: (503, "not_ready"),
     UpstreamTimeout: (504, "upstream_timeout"),
-    ExtractionError: (400, "bad_request"),
+    ExtractionError: (400, BAD_REQUEST),
 }
 
 # What Starlette raises itself (unknown route, wrong method) -> stable code.

@@ -31,7 +31,8 @@ from typing import Any, cast
 
 from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
-BAD_REQUEST = "bad_request"  # errors.py's code for a 400 nothing more precise names
+from service.api.errors import BAD_REQUEST
+
 LINGER_S = 5.0  # longest wait for a client to stop sending a body nobody will read
 
 

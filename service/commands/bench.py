@@ -265,8 +265,9 @@ def run(args: argparse.Namespace) -> int:
 
         return run_http(args, data_dir, _cpu_model())
     backends = [n for n in args.backends.split(",") if n]
-    _check_names(backends, [n for n in args.peers.split(",") if n])
-    peers = [f"peer:{n}" for n in args.peers.split(",") if n]
+    peer_names = [n for n in args.peers.split(",") if n]
+    _check_names(backends, peer_names)
+    peers = [f"peer:{n}" for n in peer_names]
     names = [*FLOORS, *backends, *peers]
     rounds: list[Round] = []
     for number in range(args.rounds):

@@ -19,7 +19,6 @@ from service.backends.favor import FAVORS
 from service.errors import ExtractionError
 from service.options import Options
 from service.output.formats import FORMATS
-from service.parsing.page_check import check_page
 from service.pipeline import extract
 from service.settings import DEFAULT_BACKEND, Settings, get_settings
 
@@ -148,7 +147,6 @@ def run(args: argparse.Namespace) -> int:
     output = "text" if args.format == "json" else args.format
     charset = args.charset or declared
     try:
-        check_page(page, charset)
         result = extract(page, backend=args.backend, url=url, output=output, charset=charset, **_options(args))
     except ExtractionError as error:
         _report(error)
