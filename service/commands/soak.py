@@ -23,13 +23,12 @@ import json
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 import httpx
 import numpy as np
 
-from service.arguments import output_file, positive_int
+from service.arguments import input_folder, output_file, positive_int
 from service.backends.registry import default_registry
 from service.commands.load_client import drive
 from service.commands.load_server import Server, usable_cores
@@ -38,11 +37,15 @@ from service.paths import default_data_dir
 
 MIB = 1024 * 1024
 PER_REQUESTS = 1000  # the growth is given per this many requests
+MIN_SAMPLES = 3  # a line through two points is no trend: one window's noise would read as growth
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--data", type=Path, default=None, help="WCXB-layout corpus (default: EXTRACT_DATA_DIR, else the dev pages)"
+        "--data",
+        type=input_folder,
+        default=None,
+        help="WCXB-layout corpus (default: EXTRACT_DATA_DIR, else the dev pages)",
     )
     parser.add_argument("--requests", type=positive_int, default=5000, help="requests in all (default 5000)")
     parser.add_argument("--sample-every", type=positive_int, default=500, help="requests between samples (default 500)")
@@ -69,7 +72,7 @@ class MetricsMemory:
 def growth_per_thousand(samples: Sequence[dict[str, float]], warm_up: int) -> float | None:
     """MB per 1,000 requests: the least-squares slope through the samples taken after ``warm_up`` requests."""
     settled = [s for s in samples if s["requests"] >= warm_up]
-    if len(settled) < 2:
+    if len(settled) < MIN_SAMPLES:
         return None
     slope = np.polyfit([s["requests"] for s in settled], [s["rss_mb"] for s in settled], 1)[0]
     return float(slope * PER_REQUESTS)

@@ -53,4 +53,5 @@ def test_growth_is_the_slope_after_the_first_pass_over_the_pages() -> None:
     samples = [{"requests": 0, "rss_mb": 100.0}, {"requests": 500, "rss_mb": 300.0}]  # a big page: not growth
     samples += [{"requests": n, "rss_mb": 300.0 + n / 500} for n in (1000, 1500, 2000)]
     assert growth_per_thousand(samples, warm_up=1000) == pytest.approx(2.0)
+    assert growth_per_thousand(samples, warm_up=1500) is None  # two points: one window's noise, no trend
     assert growth_per_thousand(samples, warm_up=2000) is None  # one point after the warm-up says nothing
