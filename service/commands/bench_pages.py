@@ -39,8 +39,11 @@ def add_page_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def selects(args: argparse.Namespace) -> bool:
-    """Whether the arguments ask for fewer pages than the folder holds (else any html/ folder will do)."""
-    return args.part != ALL_PARTS or args.page_type != ANY_TYPE
+    """Whether the arguments ask for a corpus's pages, not the folder's every file (any html/ folder will do).
+
+    A layout named is such a request: the folder is read as that corpus (and an unknown layout refused).
+    """
+    return args.part != ALL_PARTS or args.page_type != ANY_TYPE or args.layout != AUTO_LAYOUT
 
 
 def selected_files(data_dir: Path, args: argparse.Namespace) -> tuple[list[Path], str]:

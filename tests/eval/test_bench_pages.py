@@ -49,6 +49,9 @@ def test_a_selection_the_corpus_cannot_give_is_a_clear_error(tmp_path: Path) -> 
         selected_pages(root, bench_args("--page-type", "recipe"))
     with pytest.raises(PageSelectionError, match="no split"):
         selected_pages(root, bench_args("--part", "test"))
+    with pytest.raises(PageSelectionError, match="unknown layout 'nope'"):
+        selected_pages(root, bench_args("--layout", "nope"))  # without --part too: the folder is read as one
+    assert selected_pages(root, bench_args("--layout", "wcxb"))[0] == [b"<p>01 article</p>"]
 
 
 def test_a_bare_folder_of_pages_still_benches_whole(tmp_path: Path) -> None:
