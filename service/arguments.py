@@ -46,6 +46,16 @@ def input_file(text: str) -> Path:
     return path
 
 
+def input_folder(text: str) -> Path:
+    """An argparse type: a folder that exists (an empty name would be the current one, which no one means)."""
+    if not text:
+        raise argparse.ArgumentTypeError("an empty name is no folder")
+    path = Path(text)
+    if not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} is no folder")
+    return path
+
+
 def cpu_core(text: str) -> int:
     """An argparse type: a CPU core this process may run on (what pinning to it needs)."""
     core = int(text)

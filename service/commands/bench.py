@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from service.arguments import cpu_core, input_file, non_negative_int, output_file, positive_int
+from service.arguments import cpu_core, input_file, input_folder, non_negative_int, output_file, positive_int
 from service.commands.bench_pages import (
     PageSelectionError,
     add_page_arguments,
@@ -59,7 +59,7 @@ ENCODING_PAGES = 200  # pages for --input-encodings unless --limit says otherwis
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--data",
-        type=Path,
+        type=input_folder,
         default=None,
         help="a corpus in an eval layout, or a folder with html/ (default: dev pages)",
     )

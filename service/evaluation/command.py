@@ -14,7 +14,7 @@ from pathlib import Path
 
 from threadpoolctl import threadpool_limits
 
-from service.arguments import number_list, output_file
+from service.arguments import input_folder, number_list, output_file
 from service.backends.peers import PEER_NAMES, PeerUnavailable
 from service.evaluation import favor, gate, metadata_eval, oracle, tables
 from service.evaluation.datasets import AUTO_LAYOUT, LAYOUTS, Corpus, CorpusError, Page, load_corpus
@@ -32,7 +32,7 @@ USAGE_ERROR = 2
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--data",
-        type=Path,
+        type=input_folder,
         default=None,
         help="corpus directory (default: EXTRACT_DATA_DIR, else ../shared/data/wcxb-dev)",
     )

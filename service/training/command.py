@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
-from pathlib import Path
 
-from service.arguments import output_folder
+from service.arguments import input_folder, output_folder
 from service.commands.help import HelpFormatter, plain
 from service.paths import MODEL_STORE, default_data_dir
 
@@ -39,7 +38,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             description=plain(trainer_module.__doc__),
             formatter_class=HelpFormatter,
         )
-        trainer.add_argument("--data", type=Path, default=None, help="corpus directory (default: the WCXB dev pages)")
+        trainer.add_argument(
+            "--data", type=input_folder, default=None, help="corpus directory (default: the WCXB dev pages)"
+        )
         trainer.add_argument(
             "--out", type=output_folder, default=MODEL_STORE, help="model store (default: model_store/)"
         )

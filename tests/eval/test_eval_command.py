@@ -78,12 +78,15 @@ def test_eval_with_a_peer(capsys: pytest.CaptureFixture[str]) -> None:
     assert "\nresiliparse   peer" in capsys.readouterr().out
 
 
-def test_eval_refuses_what_it_cannot_do(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_eval_refuses_what_it_cannot_do(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     assert main(["eval", "--data", WCXB, "--part", "all", "--peers", "goose"]) == 2
     assert "unknown peer 'goose'" in capsys.readouterr().err
     assert main(["eval", "--data", WCXB, "--part", "test"]) == 2
     assert "no split" in capsys.readouterr().err
-    assert main(["eval", "--data", str(tmp_path / "absent"), "--part", "all"]) == 2
+    monkeypatch.setenv("EXTRACT_DATA_DIR", str(tmp_path / "absent"))  # a --data that is no folder: argparse's
+    assert main(["eval", "--part", "all"]) == 2
     assert "no corpus at" in capsys.readouterr().err
     assert main(["eval", "--data", WCXB, "--part", "all", "--backends", "none"]) == 2
     assert "nothing to evaluate" in capsys.readouterr().err

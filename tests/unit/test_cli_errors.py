@@ -34,6 +34,10 @@ def refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
         ("bench", "--plot", "/nonexistent/plot.png"),
         ("bench", "--results", "/nonexistent/results.json"),
         ("soak", "--json", "/tmp"),
+        ("eval", "--data", ""),  # not the current folder
+        ("bench", "--data", "/nonexistent"),
+        ("soak", "--data", ""),
+        ("train", "gbt", "--data", "/nonexistent"),
         ("corpus", "/tmp", "--out", ""),
         ("train", "gbt", "--out", "/dev/null/store"),
     ],
