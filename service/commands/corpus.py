@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from service.arguments import output_folder
-from service.settings import DEFAULT_BACKEND
+from service.arguments import output_folder, positive_int
+from service.settings import DEFAULT_BACKEND, Settings
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -35,17 +35,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--out", type=output_folder, required=True, help="directory for the Parquet shards and summary.json"
     )
-    parser.add_argument("--backend", default=DEFAULT_BACKEND, help=f"backend name (default: {DEFAULT_BACKEND})")
+    parser.add_argument(
+        "--backend", default=None, help=f"backend name (default: EXTRACT_DEFAULT_BACKEND, else {DEFAULT_BACKEND})"
+    )
     parser.add_argument(
         "--format", default="text", choices=("text", "markdown", "html"), help="a markdown or html column beside text"
     )
     parser.add_argument("--metadata", action="store_true", help="add WARC-Date, HTTP status, content type, charset")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="worker processes or Ray actors")
+    parser.add_argument(
+        "--workers", type=positive_int, default=os.cpu_count() or 1, help="worker processes or Ray actors"
+    )
     parser.add_argument("--engine", default="local", choices=ENGINES, help="a local process pool, or Ray")
     parser.add_argument("--ray-address", default=None, help="a Ray cluster to join (default: start one here)")
-    parser.add_argument("--batch-size", type=int, default=64, help="pages extracted and written at a time")
+    parser.add_argument("--batch-size", type=positive_int, default=64, help="pages extracted and written at a time")
     parser.add_argument(
-        "--max-page-bytes", type=int, default=10 * 1024 * 1024, help="larger pages get a too_large row, unread"
+        "--max-page-bytes", type=positive_int, default=10 * 1024 * 1024, help="larger pages get a too_large row, unread"
     )
 
 
@@ -57,9 +61,7 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as error:
         print(f"error: {error.name} is missing: pip install 'extraction-service[corpus]'", file=sys.stderr)
         return 2
-    if args.workers < 1 or args.batch_size < 1 or args.max_page_bytes < 1:
-        print("error: --workers, --batch-size and --max-page-bytes must be at least 1", file=sys.stderr)
-        return 2
+    args.backend = args.backend or Settings().default_backend  # as the server and `extract` read it
     if unknown := _unknown_backend(args.backend):
         print(f"error: unknown_backend: {unknown}", file=sys.stderr)
         return 2

@@ -79,6 +79,8 @@ def expand(inputs: list[str]) -> list[Path]:
     """Files named, matched by a glob, or found in a directory (by extension, recursively); sorted, no duplicates."""
     found: dict[Path, None] = {}
     for item in inputs:
+        if not item:  # Path("") is the current folder, which no one names by leaving the name out
+            raise UnknownInput("an empty name is no input (name the folder, . for this one)")
         path = Path(item)
         if path.is_dir():
             matches = [p for p in sorted(path.rglob("*")) if p.is_file() and _known_extension(p)]

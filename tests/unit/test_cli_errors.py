@@ -39,6 +39,8 @@ def refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
         ("soak", "--data", ""),
         ("train", "gbt", "--data", "/nonexistent"),
         ("corpus", "/tmp", "--out", ""),
+        ("corpus", "/tmp", "--out", "/tmp/out", "--workers", "0"),
+        ("corpus", "/tmp", "--out", "/tmp/out", "--batch-size", "-1"),
         ("train", "gbt", "--out", "/dev/null/store"),
     ],
 )

@@ -128,10 +128,19 @@ def test_what_cannot_be_read_at_all_is_exit_2_with_a_reason(tmp_path: Path) -> N
     assert done.returncode == 2 and "not a recognised input" in done.stderr
     done = run_corpus(tmp_path / "nothing-*.warc.gz", "--out", tmp_path / "out")
     assert done.returncode == 2 and "no such file" in done.stderr
+    done = run_corpus("", "--out", tmp_path / "out")  # not the current folder
+    assert done.returncode == 2 and "an empty name is no input" in done.stderr
     jsonl(tmp_path / "a.jsonl", range(1))
     done = run_corpus(tmp_path / "a.jsonl", "--out", tmp_path / "out", "--backend", "nonesuch")
     assert done.returncode == 2 and "unknown_backend" in done.stderr and BACKEND in done.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_the_default_backend_is_the_configured_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    jsonl(tmp_path / "a.jsonl", range(1))
+    monkeypatch.setenv("EXTRACT_DEFAULT_BACKEND", BACKEND)  # the child inherits it, as in a deployment
+    assert run_corpus(tmp_path / "a.jsonl", "--out", tmp_path / "out", "--workers", "1").returncode == 0
+    assert {row["backend"] for row in output_rows(tmp_path / "out")} == {BACKEND}
 
 
 @pytest.mark.parametrize("where", ["a file", "under a file", "/proc", "nothing"])
