@@ -22,7 +22,9 @@ from prometheus_client import multiprocess as prometheus_multiprocess
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 
 # Request outcome, from the response status; a bounded set.
-OUTCOMES = ("ok", "client_error", "overloaded", "upstream_error", "server_error")
+# nginx's status for a request whose client closed the connection first: the answer reaches no one.
+CLIENT_CLOSED_REQUEST = 499
+OUTCOMES = ("ok", "client_error", "client_gone", "overloaded", "upstream_error", "server_error")
 STAGES = ("fetch", "parse", "classify", "render")
 NO_BACKEND = "none"  # a request that names no backend, or fails before one is known
 UNKNOWN_BACKEND = "unknown"  # a name that is not registered: kept out of the label set
@@ -34,6 +36,8 @@ BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
 def outcome_of(status: int) -> str:
     if status < 400:
         return "ok"
+    if status == CLIENT_CLOSED_REQUEST:
+        return "client_gone"
     if status in (429, 503):
         return "overloaded"
     if status in (502, 504):

@@ -15,6 +15,7 @@ from typing import TypeVar
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ValidationError
+from starlette.requests import ClientDisconnect
 
 from service.api.errors import (
     BadContentEncoding,
@@ -28,6 +29,7 @@ from service.api.schemas import PageInput, PageOptions
 from service.errors import EmptyPage
 from service.parsing.content_type import media_type
 from service.parsing.page_check import check_page
+from service.runtime.errors import ClientGone
 from service.serving.extraction import Page
 from service.settings import Settings
 
@@ -64,6 +66,8 @@ async def read_body(request: Request, settings: Settings) -> bytes:
                 if size > max_bytes:
                     raise BodyTooLarge(f"body exceeds the limit of {max_bytes} bytes")
                 chunks.append(chunk)
+    except ClientDisconnect as error:  # the client left mid-body: its request, not the service, failed
+        raise ClientGone("the client closed the connection before its body was sent") from error
     except TimeoutError as error:
         raise BodyTimeout(f"the body did not arrive within {settings.body_timeout_s:g} s") from error
     except zlib.error as error:

@@ -36,8 +36,8 @@ from service.fetching.errors import (
     UpstreamTooLarge,
     UrlNotAllowed,
 )
-from service.metrics import Metrics
-from service.runtime.errors import Overloaded
+from service.metrics import CLIENT_CLOSED_REQUEST, Metrics
+from service.runtime.errors import ClientGone, Overloaded
 
 
 class RequestError(ExtractionError):
@@ -104,6 +104,7 @@ ERROR_TABLE: dict[type[Exception], tuple[int, str]] = {
     InvalidSelector: (422, "invalid_selector"),
     NothingSelected: (422, "nothing_selected"),
     PageTooComplex: (422, "page_too_complex"),
+    ClientGone: (CLIENT_CLOSED_REQUEST, "client_closed_request"),
     Overloaded: (429, "overloaded"),
     TooManyRedirects: (502, "too_many_redirects"),
     UpstreamTooLarge: (502, "upstream_too_large"),

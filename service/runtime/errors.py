@@ -14,3 +14,10 @@ class Overloaded(ExtractionError):
     def __init__(self, message: str, retry_after_s: float) -> None:
         super().__init__(message)
         self.retry_after_s = retry_after_s
+
+
+class ClientGone(ExtractionError):
+    """The caller went away (closed its connection) before its work was done: the rest is not done.
+
+    Raised between pages, never inside one: a page already being extracted runs to its end.
+    """

@@ -10,6 +10,7 @@ builds them from the settings), so nothing here knows HTTP.
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections.abc import Mapping, Sequence, Sized
 from concurrent.futures import ThreadPoolExecutor
@@ -26,7 +27,7 @@ from service.parsing.document import Document
 from service.pipeline import Extraction, Extractor, elapsed_ms, finish, timed_metadata, timed_parse
 from service.runtime.admission import AdmissionLimit
 from service.runtime.batcher import MicroBatcher
-from service.runtime.errors import Overloaded
+from service.runtime.errors import ClientGone, Overloaded
 from service.runtime.heap import trim_heap
 
 MS_PER_S = 1e3
@@ -96,21 +97,23 @@ class ExtractionService:
                 raise UnknownBackend(name, sorted(enabled.names()))
         return list(dict.fromkeys(requested))
 
-    async def run(self, jobs: Sequence[Job]) -> list[Outcome]:
+    async def run(self, jobs: Sequence[Job], gone: threading.Event | None = None) -> list[Outcome]:
         """Every job's extraction or page error, in order; :class:`~service.runtime.errors.Overloaded` when full.
 
         The jobs of one call run in one worker thread, one after another: a
         batch costs one thread hop, and one call cannot take every core. Jobs
         for a batched backend go through its micro-batcher instead, so documents
-        of concurrent calls share inference calls.
+        of concurrent calls share inference calls. Once ``gone`` is set (the
+        caller has left), no job that has not begun is started: :class:`ClientGone`.
         """
+        gone = gone or threading.Event()
         with self.admission.admit(len(jobs)):
             if any(self._batcher_of(job) for job in jobs):
-                results = await asyncio.gather(*(self._extract_one(job) for job in jobs), return_exceptions=True)
+                results = await asyncio.gather(*(self._extract_one(job, gone) for job in jobs), return_exceptions=True)
                 outcomes = [_as_outcome(result) for result in results]
             else:
                 loop = asyncio.get_running_loop()
-                outcomes = await loop.run_in_executor(self.pool, _extract_each, self.extractor, jobs)
+                outcomes = await loop.run_in_executor(self.pool, _extract_each, self.extractor, jobs, gone)
         stage = self.metrics.stage_duration
         for outcome in outcomes:
             if isinstance(outcome, Extraction):
@@ -118,10 +121,10 @@ class ExtractionService:
                     stage.labels(name, outcome.backend).observe(outcome.timings[name] / MS_PER_S)
         return outcomes
 
-    async def extract(self, jobs: Sequence[Job]) -> list[Extraction]:
+    async def extract(self, jobs: Sequence[Job], gone: threading.Event | None = None) -> list[Extraction]:
         """Every job's extraction, in order; the first page error fails the call (one page, or a compare)."""
         extractions = []
-        for outcome in await self.run(jobs):
+        for outcome in await self.run(jobs, gone):
             if isinstance(outcome, ExtractionError):
                 raise outcome
             extractions.append(outcome)
@@ -130,16 +133,16 @@ class ExtractionService:
     def _batcher_of(self, job: Job) -> MicroBatcher[Sized] | None:
         return self.batchers.get(job.backend or self.extractor.default_backend)
 
-    async def _extract_one(self, job: Job) -> Extraction:
+    async def _extract_one(self, job: Job, gone: threading.Event) -> Extraction:
         """One job: through its backend's micro-batcher when it has one, else whole in a worker thread."""
         loop = asyncio.get_running_loop()
         if self._batcher_of(job) is None:
-            (outcome,) = await loop.run_in_executor(self.pool, _extract_each, self.extractor, [job])
+            (outcome,) = await loop.run_in_executor(self.pool, _extract_each, self.extractor, [job], gone)
             if isinstance(outcome, ExtractionError):
                 raise outcome
             return outcome
         backend = self.extractor.backend(job.backend)
-        prepared = await loop.run_in_executor(self.pool, self._prepare, backend, job)
+        prepared = await loop.run_in_executor(self.pool, self._prepare, backend, job, gone)
         started = time.perf_counter()
         queued = prepared.queued
         if queued is None:  # a route that does not batch: its model runs whole
@@ -152,8 +155,9 @@ class ExtractionService:
         )
         return await loop.run_in_executor(self.pool, finishing, prepared.document, labels, backend)
 
-    def _prepare(self, backend: Backend, job: Job) -> Prepared:
+    def _prepare(self, backend: Backend, job: Job, gone: threading.Event) -> Prepared:
         """Parse (within the page budget), read the metadata, encode for the page's model: all before inference."""
+        _check_present(gone)
         document, parse_ms = timed_parse(job.page.html, job.page.charset, job.options, self.extractor.budget)
         metadata, type_probabilities, metadata_ms = timed_metadata(self.extractor.metadata, document, job.page.url)
         model = backend.for_page(type_probabilities)
@@ -192,24 +196,36 @@ def route_key(name: str, page_type: str | None) -> str:
 
 def _as_outcome(result: Extraction | BaseException) -> Outcome:
     """A job's result, or its error when that concerns its page alone; an overload or a bug fails the call."""
-    if isinstance(result, Overloaded) or not isinstance(result, Extraction | ExtractionError):
+    if isinstance(result, Overloaded | ClientGone) or not isinstance(result, Extraction | ExtractionError):
         raise result
     return result
 
 
-def _extract_each(extractor: Extractor, jobs: Sequence[Job]) -> list[Outcome]:
+def _check_present(gone: threading.Event) -> None:
+    if gone.is_set():
+        raise ClientGone("the client closed the connection: its pages not yet begun are not extracted")
+
+
+def _extract_each(extractor: Extractor, jobs: Sequence[Job], gone: threading.Event) -> list[Outcome]:
     outcomes: list[Outcome] = []
-    for job in jobs:
-        try:
-            outcomes.append(
-                extractor.extract(
-                    job.page.html, backend=job.backend, url=job.page.url, charset=job.page.charset, options=job.options
+    try:
+        for job in jobs:
+            _check_present(gone)
+            try:
+                outcomes.append(
+                    extractor.extract(
+                        job.page.html,
+                        backend=job.backend,
+                        url=job.page.url,
+                        charset=job.page.charset,
+                        options=job.options,
+                    )
                 )
-            )
-        except Overloaded:
-            raise
-        except ExtractionError as error:
-            outcomes.append(error.with_traceback(None))  # its message is all it carries: not the page's frames
-    if sum(len(job.page.html) for job in jobs) > TRIM_AFTER_BYTES:
-        trim_heap()  # a large page's temporaries are freed: give their pages back
+            except Overloaded:
+                raise
+            except ExtractionError as error:
+                outcomes.append(error.with_traceback(None))  # its message is all it carries: not the page's frames
+    finally:
+        if sum(len(job.page.html) for job in jobs) > TRIM_AFTER_BYTES:
+            trim_heap()  # a large page's temporaries are freed: give their pages back
     return outcomes

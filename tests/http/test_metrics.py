@@ -59,7 +59,7 @@ def test_every_label_value_exists_before_anything_happens() -> None:
     assert label_values(samples, "extract_errors_total", "code") == set(ERROR_CODES)
     backends = {"boilerpipe", "bilstm", "all", "unknown", "none"}
     assert label_values(samples, "extract_requests_total", "backend") == backends
-    outcomes = {"ok", "client_error", "overloaded", "upstream_error", "server_error"}
+    outcomes = {"ok", "client_error", "client_gone", "overloaded", "upstream_error", "server_error"}
     assert label_values(samples, "extract_requests_total", "outcome") == outcomes
     assert value(samples, "extract_blocked_urls_total", reason="address") == 0
     assert ("extract_stage_duration_seconds_count", (("backend", "none"), ("stage", "fetch"))) in samples

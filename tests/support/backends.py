@@ -44,3 +44,7 @@ class GateBackend(Backend):
         for _ in range(count):
             if not self._entered.acquire(timeout=GATE_TIMEOUT_S):
                 raise AssertionError("fewer requests reached the backend than expected")
+
+    def entered_again(self, within_s: float) -> bool:
+        """Whether one more classify call began (within ``within_s``) than :meth:`wait_entered` counted."""
+        return self._entered.acquire(timeout=within_s)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -17,7 +18,7 @@ from service.options import Options
 from service.parsing.budget import PageBudget
 from service.pipeline import Extraction, Extractor
 from service.runtime.admission import AdmissionLimit
-from service.runtime.errors import Overloaded
+from service.runtime.errors import ClientGone, Overloaded
 from service.serving.extraction import ExtractionService, Job, Page
 from service.serving.start import open_extraction
 from service.settings import Settings
@@ -81,6 +82,26 @@ def test_more_jobs_than_admission_has_room_for_are_refused_whole() -> None:
         asyncio.run(service.run([Job(Page(ARTICLE), None, Options())] * 2))
     assert refused.value.retry_after_s == 2.0
     assert service.admission.in_flight == 0
+
+
+def test_nothing_is_begun_for_a_caller_who_has_gone() -> None:
+    settings = Settings(batch_max_size=PAGES, batch_max_wait_ms=50.0, default_backend="bilstm")
+    extractor = Extractor(default_registry(settings), "bilstm", settings.page_budget)
+    metrics = Metrics(new_registry())
+    gone = threading.Event()
+    gone.set()
+    jobs = [Job(Page(ARTICLE), backend, Options()) for backend in ("bilstm", RULES_DEFAULT)]
+
+    async def served() -> None:
+        async with open_extraction(settings, extractor, {"bilstm": extractor.backend("bilstm")}, metrics) as service:
+            for batch in (jobs, jobs[1:]):  # through the micro-batcher, and in one worker thread
+                with pytest.raises(ClientGone):
+                    await service.run(batch, gone)
+            assert service.admission.in_flight == 0
+
+    asyncio.run(served())
+    never_batched = metrics.registry.get_sample_value("extract_batch_documents_count", {"backend": "bilstm"}) is None
+    assert never_batched  # no page reached the model
 
 
 def test_the_serving_layer_imports_no_web_framework() -> None:

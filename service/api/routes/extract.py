@@ -9,6 +9,7 @@ from fastapi.responses import Response
 
 from service.api.body import read_page
 from service.api.deps import API_KEY, AppState, State, label_backend
+from service.api.disconnect import watching_disconnect
 from service.api.responses import as_json, fetch_fields, to_compare, to_response
 from service.api.schemas import (
     ALL_BACKENDS,
@@ -28,19 +29,23 @@ router = APIRouter(tags=["extraction"], dependencies=API_KEY)
 
 
 async def _answer(
+    request: Request,
     state: AppState,
     page: Page,
     backend: str | None,
     options: OutputOptions,
+    *,
     fetch_ms: float | None = None,
     **fields: object,
 ) -> Response:
     """One backend's result, or every backend's side by side when ``backend`` is ``all``."""
+    names = state.extraction.backends_to_compare(None) if backend == ALL_BACKENDS else [backend]
+    jobs = [Job(page, name, options.extraction_options()) for name in names]
+    async with watching_disconnect(request) as gone:
+        extractions = await state.extraction.extract(jobs, gone)
     if backend == ALL_BACKENDS:
-        names = state.extraction.backends_to_compare(None)
-        extractions = await state.extraction.extract([Job(page, name, options.extraction_options()) for name in names])
         return as_json(to_compare(extractions, options.include_blocks, **fields))
-    (extraction,) = await state.extraction.extract([Job(page, backend, options.extraction_options())])
+    (extraction,) = extractions
     extra = {"fetch": fetch_ms} if fetch_ms is not None else None
     return as_json(to_response(extraction, options.include_blocks, extra_timings_ms=extra, **fields))
 
@@ -60,7 +65,7 @@ async def extract_page(request: Request, state: State, options: Annotated[Extrac
     """
     page, chosen = await read_page(request, state.settings, options, ExtractRequest)
     label_backend(request, state, chosen.backend)
-    return await _answer(state, page, chosen.backend, chosen)
+    return await _answer(request, state, page, chosen.backend, chosen)
 
 
 @router.get(
@@ -95,4 +100,4 @@ async def extract_url(request: Request, state: State, options: Annotated[FetchOp
     )
     page = Page(fetched.body, fetched.charset, fetched.final_url)
     fields = fetch_fields(fetched, options.include_source)
-    return await _answer(state, page, options.backend, options, fetch_ms, **fields)
+    return await _answer(request, state, page, options.backend, options, fetch_ms=fetch_ms, **fields)
