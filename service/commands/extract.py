@@ -17,13 +17,13 @@ import httpx
 
 from service.backends.favor import FAVORS
 from service.errors import ExtractionError
+from service.fetching.decoding import ACCEPT_ENCODING, GZIP_MAGIC, BodyDecoder, ContentDecodingError
 from service.options import Options
 from service.output.formats import FORMATS
 from service.pipeline import extract
 from service.settings import DEFAULT_BACKEND, Settings, get_settings
 
 FETCH_TIMEOUT_S = 20.0  # for each read: the whole fetch is bounded by EXTRACT_FETCH_TOTAL_TIMEOUT_S
-GZIP_MAGIC = b"\x1f\x8b"
 
 
 class NotGzip(OSError):
@@ -100,10 +100,13 @@ def _fetch(url: str, limits: Settings) -> tuple[bytes, str | None, str]:
     (gzip) past ``EXTRACT_FETCH_MAX_BYTES`` stops there.
     """
     deadline = time.monotonic() + limits.fetch_total_timeout_s
-    with httpx.stream("GET", url, follow_redirects=True, timeout=FETCH_TIMEOUT_S) as response:
+    headers = {"Accept-Encoding": ACCEPT_ENCODING}
+    with httpx.stream("GET", url, headers=headers, follow_redirects=True, timeout=FETCH_TIMEOUT_S) as response:
         response.raise_for_status()
+        decoder = BodyDecoder(response.headers.get("content-encoding", ""))
         chunks, size = [], 0
-        for chunk in response.iter_bytes():
+        for raw in response.iter_raw():
+            chunk = decoder.decode(raw, limits.fetch_max_bytes - size)
             size += len(chunk)
             if size > limits.fetch_max_bytes:
                 raise TooLarge(f"the page is over {limits.fetch_max_bytes} bytes (EXTRACT_FETCH_MAX_BYTES)")
@@ -112,6 +115,7 @@ def _fetch(url: str, limits: Settings) -> tuple[bytes, str | None, str]:
                     f"no whole page in {limits.fetch_total_timeout_s:g} s (EXTRACT_FETCH_TOTAL_TIMEOUT_S)"
                 )
             chunks.append(chunk)
+        decoder.end()
         return _gunzip(b"".join(chunks), limits.fetch_max_bytes), response.charset_encoding, str(response.url)
 
 
@@ -139,9 +143,18 @@ def run(args: argparse.Namespace) -> int:
     except httpx.HTTPStatusError as error:
         print(f"error: {args.source} answered HTTP {error.response.status_code}", file=sys.stderr)
         return 2
-    # EOFError, zlib.error: a truncated or corrupt gzip; InvalidURL: a malformed redirect; UnicodeError: a host
-    # name IDNA cannot encode (a label over 63 characters, an empty one)
-    except (OSError, EOFError, zlib.error, httpx.HTTPError, httpx.InvalidURL, UnicodeError) as error:
+    # EOFError, zlib.error, ContentDecodingError: a truncated or corrupt gzip (a file's, a fetched body's);
+    # InvalidURL: a malformed redirect; UnicodeError: a host name IDNA cannot encode (a label over 63
+    # characters, an empty one)
+    except (
+        OSError,
+        EOFError,
+        zlib.error,
+        httpx.HTTPError,
+        httpx.InvalidURL,
+        UnicodeError,
+        ContentDecodingError,
+    ) as error:
         print(f"error: cannot read {args.source}: {error}", file=sys.stderr)
         return 2
     output = "text" if args.format == "json" else args.format

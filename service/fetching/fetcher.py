@@ -25,6 +25,7 @@ import httpx
 
 from service.errors import EmptyPage, NotHtml
 from service.fetching.addresses import IPAddress, Network, Target, check_addresses, parse_target, to_address
+from service.fetching.decoding import ACCEPT_ENCODING, BodyDecoder, ContentDecodingError
 from service.fetching.errors import (
     InvalidUrl,
     TooManyRedirects,
@@ -110,7 +111,7 @@ class Fetcher:
         self._headers = {
             "User-Agent": policy.user_agent,
             "Accept": "text/html,application/xhtml+xml;q=0.9",
-            "Accept-Encoding": "gzip, deflate",
+            "Accept-Encoding": ACCEPT_ENCODING,
         }
         self.robots = RobotsCache(self._fetch_any, policy.user_agent)
 
@@ -182,13 +183,19 @@ class Fetcher:
         limit = self.policy.max_bytes
         if declared.isdigit() and int(declared) > limit:
             raise UpstreamTooLarge(f"the page is {declared} bytes; the limit is {limit} bytes")
-        chunks: list[bytes] = []
-        size = 0
-        async for chunk in response.aiter_bytes():  # decoded, so a compressed bomb stops at the cap too
-            size += len(chunk)
-            if size > limit:
-                raise UpstreamTooLarge(f"the page exceeds the limit of {limit} bytes")
-            chunks.append(chunk)
+        try:
+            decoder = BodyDecoder(response.headers.get("content-encoding", ""))
+            chunks: list[bytes] = []
+            size = 0
+            async for raw in response.aiter_raw():
+                chunk = decoder.decode(raw, limit - size)  # decoded, so a compressed bomb stops at the cap too
+                size += len(chunk)
+                if size > limit:
+                    raise UpstreamTooLarge(f"the page exceeds the limit of {limit} bytes")
+                chunks.append(chunk)
+            decoder.end()
+        except ContentDecodingError as error:
+            raise UpstreamError(f"{target.host} sent a body that cannot be read: {error}") from error
         body = b"".join(chunks)
         if not any_content_type:  # labelled HTML, but empty or binary: the checks a page sent to the API passes
             try:

@@ -11,6 +11,7 @@ import pytest
 from service.commands.extract import TooLarge, _read, run
 from service.settings import Settings
 
+from support.pages import ARTICLE
 from support.upstream import Upstream
 
 pytestmark = pytest.mark.timeout(60)
@@ -52,3 +53,14 @@ def test_a_malformed_redirect_is_an_error(
     url = upstream.url(f"/to?location={quote(location)}")
     assert extract(url) == 2
     assert capsys.readouterr().err.startswith(f"error: cannot read {url}: ")
+
+
+@pytest.mark.parametrize("how", ["gzip-members", "raw-deflate"])
+def test_a_compressed_page_is_read_whole(upstream: Upstream, how: str) -> None:
+    assert _read(upstream.url(f"/encoded?as={how}"), Settings())[0] == ARTICLE.encode()
+
+
+def test_a_compressed_page_cut_short_is_an_error(upstream: Upstream, capsys: pytest.CaptureFixture[str]) -> None:
+    url = upstream.url("/encoded?as=gzip-cut")
+    assert extract(url) == 2  # not half the page, extracted as if it were whole
+    assert capsys.readouterr().err.startswith(f"error: cannot read {url}: the gzip body ends early")

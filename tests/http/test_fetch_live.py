@@ -24,6 +24,7 @@ from service.fetching.errors import (
 from service.fetching.fetcher import FetchedPage, Fetcher, FetchPolicy
 from service.settings import Settings
 
+from support.pages import ARTICLE
 from support.upstream import MapResolver, Upstream
 
 pytestmark = pytest.mark.timeout(60)
@@ -201,6 +202,20 @@ def test_content_types_outside_the_allowlist_are_refused(upstream: Upstream) -> 
 def test_pages_over_the_byte_cap_are_refused(upstream: Upstream, path: str) -> None:
     with pytest.raises(UpstreamTooLarge):
         fetch(upstream.url(path), fetch_max_bytes=100_000)
+
+
+@pytest.mark.parametrize("how", ["gzip", "gzip-members", "gzip-trailing-junk", "zlib", "raw-deflate"])
+def test_a_compressed_page_is_read_whole(upstream: Upstream, how: str) -> None:
+    assert fetch(upstream.url(f"/encoded?as={how}")).body == ARTICLE.encode()
+
+
+@pytest.mark.parametrize(
+    ("how", "said"),
+    [("gzip-cut", "ends early"), ("not-gzip", "does not decode"), ("br", "was not asked for")],
+)
+def test_a_compressed_page_cut_short_or_garbled_is_an_upstream_error(upstream: Upstream, how: str, said: str) -> None:
+    with pytest.raises(UpstreamError, match=said):  # half a page was extracted as if whole
+        fetch(upstream.url(f"/encoded?as={how}"))
 
 
 def test_a_silent_server_times_out(upstream: Upstream) -> None:

@@ -6,6 +6,7 @@ import gzip
 import ssl
 import threading
 import time
+import zlib
 from collections.abc import Sequence
 from functools import partial
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -18,6 +19,20 @@ from service.fetching.errors import UpstreamError
 from support.pages import ARTICLE, page_declaring
 
 SLOW_PAGE_TIMEOUT_S = 20.0  # /slow answers when the test releases it, at teardown, or after this
+
+_PACKED = gzip.compress(ARTICLE.encode())
+_HALVES = ARTICLE.encode()[:500], ARTICLE.encode()[500:]
+# how -> (Content-Encoding, body): the article as servers compress it, and as they break it
+ENCODED = {
+    "gzip": ("gzip", _PACKED),
+    "gzip-members": ("gzip", gzip.compress(_HALVES[0]) + gzip.compress(_HALVES[1])),  # RFC 1952: one page
+    "gzip-trailing-junk": ("gzip", _PACKED + b"\r\n"),
+    "zlib": ("deflate", zlib.compress(ARTICLE.encode())),
+    "raw-deflate": ("deflate", zlib.compress(ARTICLE.encode(), wbits=-zlib.MAX_WBITS)),
+    "gzip-cut": ("gzip", _PACKED[: len(_PACKED) // 2]),
+    "not-gzip": ("gzip", ARTICLE.encode()),
+    "br": ("br", ARTICLE.encode()),  # never asked for
+}
 
 
 class MapResolver:
@@ -104,6 +119,9 @@ class Upstream:
         elif path == "/bomb":
             body = gzip.compress(b"<p>" + b"x" * 5_000_000 + b"</p>")
             self._send(handler, 200, body, "text/html", extra={"Content-Encoding": "gzip"})
+        elif path == "/encoded":  # ?as=HOW: the article, compressed as HOW says, with Content-Encoding to match
+            coding, body = ENCODED[query.removeprefix("as=")]
+            self._send(handler, 200, body, "text/html", extra={"Content-Encoding": coding})
         elif path == "/endless":  # a page that trickles on until the client hangs up (or a minute has passed)
             handler.send_response(200)
             handler.send_header("Content-Type", "text/html")
