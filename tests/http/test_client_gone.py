@@ -1,4 +1,5 @@
-"""A client that leaves: its request is a 499 ``client_gone``, never a 5xx, and its pages not yet begun are skipped.
+"""A client that leaves: its request is a 499 ``client_gone``, never a 5xx; its fetch is given up, and its pages
+not yet begun are skipped.
 
 A gate backend holds the first page inside the pipeline while the client closes its
 connection, so which pages had begun is a fact, not a timing guess.
@@ -10,6 +11,7 @@ import json
 import socket
 import time
 from collections.abc import Callable
+from ipaddress import IPv4Address, ip_network
 
 import httpx
 import pytest
@@ -20,6 +22,7 @@ from service.settings import Settings
 from support.backends import GateBackend
 from support.live_server import RULES_DEFAULT, LiveServer
 from support.pages import ARTICLE
+from support.upstream import MapResolver, Upstream
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -74,3 +77,18 @@ def test_a_client_that_leaves_mid_body_is_no_server_error(path: str) -> None:
     with LiveServer(Settings(default_backend=RULES_DEFAULT)) as server, httpx.Client(base_url=server.url) as client:
         send(server.port, path, b'{"html": "<p>', declared=100_000).close()
         assert wait_answered(client, f"POST {path}") == {"client_gone": 1}
+
+
+def test_a_fetch_for_a_client_that_left_is_given_up(upstream: Upstream) -> None:
+    """/endless trickles until its client hangs up: only the service giving the fetch up ends it before the timeout."""
+    settings = Settings(
+        default_backend=RULES_DEFAULT, fetch_allow_networks=[ip_network("127.0.0.1/32")], fetch_total_timeout_s=30
+    )
+    resolver = MapResolver({"upstream.test": [IPv4Address("127.0.0.1")]})
+    with LiveServer(settings, resolver=resolver) as server, httpx.Client(base_url=server.url) as client:
+        connection = socket.create_connection(("127.0.0.1", server.port))
+        target = f"/extract?url={upstream.url('/endless')}"
+        connection.sendall(f"GET {target} HTTP/1.1\r\nHost: t\r\n\r\n".encode())
+        time.sleep(NOTICE_S)  # the fetch is under way
+        connection.close()
+        assert wait_answered(client, "GET /extract") == {"client_gone": 1}  # in seconds, not the 30 s timeout

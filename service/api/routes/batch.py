@@ -9,7 +9,7 @@ from pydantic import ValidationError
 
 from service.api.body import parse_json, read_body
 from service.api.deps import API_KEY, AppState, State, label_backend
-from service.api.disconnect import watching_disconnect
+from service.api.disconnect import watching_departure
 from service.api.errors import TooManyDocuments, UnsupportedMediaType, counted_error, error_fields
 from service.api.responses import as_json, to_response
 from service.api.schemas import (
@@ -59,8 +59,8 @@ async def extract_batch(request: Request, state: State) -> Response:
     if len(batch.documents) > limit:
         raise TooManyDocuments(f"{len(batch.documents)} documents; at most {limit} per batch")
     prepared = [_job(document, batch) for document in batch.documents]
-    async with watching_disconnect(request) as gone:
-        extracted = iter(await state.extraction.run([job for job in prepared if isinstance(job, Job)], gone))
+    async with watching_departure(request) as departure:
+        extracted = iter(await state.extraction.run([job for job in prepared if isinstance(job, Job)], departure.gone))
     results = [_result(state, next(extracted) if isinstance(job, Job) else job, batch) for job in prepared]
     return as_json(BatchResponse(results=results))
 

@@ -9,7 +9,7 @@ from fastapi.responses import Response
 
 from service.api.body import read_page
 from service.api.deps import API_KEY, State, label_backend
-from service.api.disconnect import watching_disconnect
+from service.api.disconnect import watching_departure
 from service.api.responses import as_json, to_compare
 from service.api.schemas import (
     ALL_BACKENDS,
@@ -37,8 +37,7 @@ async def compare(request: Request, state: State, options: Annotated[CompareOpti
     label_backend(request, state, ALL_BACKENDS)
     page, chosen = await read_page(request, state.settings, options, CompareRequest)
     names = state.extraction.backends_to_compare(chosen.backends)
-    async with watching_disconnect(request) as gone:
-        extractions = await state.extraction.extract(
-            [Job(page, name, chosen.extraction_options()) for name in names], gone
-        )
+    jobs = [Job(page, name, chosen.extraction_options()) for name in names]
+    async with watching_departure(request) as departure:
+        extractions = await state.extraction.extract(jobs, departure.gone)
     return as_json(to_compare(extractions, chosen.include_blocks))

@@ -9,7 +9,7 @@ from fastapi.responses import Response
 
 from service.api.body import read_page
 from service.api.deps import API_KEY, AppState, State, label_backend
-from service.api.disconnect import watching_disconnect
+from service.api.disconnect import Departure, watching_departure
 from service.api.responses import as_json, fetch_fields, to_compare, to_response
 from service.api.schemas import (
     ALL_BACKENDS,
@@ -29,7 +29,7 @@ router = APIRouter(tags=["extraction"], dependencies=API_KEY)
 
 
 async def _answer(
-    request: Request,
+    departure: Departure,
     state: AppState,
     page: Page,
     backend: str | None,
@@ -41,8 +41,7 @@ async def _answer(
     """One backend's result, or every backend's side by side when ``backend`` is ``all``."""
     names = state.extraction.backends_to_compare(None) if backend == ALL_BACKENDS else [backend]
     jobs = [Job(page, name, options.extraction_options()) for name in names]
-    async with watching_disconnect(request) as gone:
-        extractions = await state.extraction.extract(jobs, gone)
+    extractions = await state.extraction.extract(jobs, departure.gone)
     if backend == ALL_BACKENDS:
         return as_json(to_compare(extractions, options.include_blocks, **fields))
     (extraction,) = extractions
@@ -65,7 +64,8 @@ async def extract_page(request: Request, state: State, options: Annotated[Extrac
     """
     page, chosen = await read_page(request, state.settings, options, ExtractRequest)
     label_backend(request, state, chosen.backend)
-    return await _answer(request, state, page, chosen.backend, chosen)
+    async with watching_departure(request) as departure:
+        return await _answer(departure, state, page, chosen.backend, chosen)
 
 
 @router.get(
@@ -95,9 +95,12 @@ async def extract_url(request: Request, state: State, options: Annotated[FetchOp
     unless ``allow_error_status`` asks for the error page to be extracted.
     """
     label_backend(request, state, options.backend)
-    fetched, fetch_ms = await state.fetching.fetch(
-        options.url, allow_error_status=options.allow_error_status, respect_robots=options.respect_robots
-    )
-    page = Page(fetched.body, fetched.charset, fetched.final_url)
-    fields = fetch_fields(fetched, options.include_source)
-    return await _answer(request, state, page, options.backend, options, fetch_ms=fetch_ms, **fields)
+    async with watching_departure(request) as departure:
+        fetched, fetch_ms = await departure.unless_gone(
+            state.fetching.fetch(
+                options.url, allow_error_status=options.allow_error_status, respect_robots=options.respect_robots
+            )
+        )
+        page = Page(fetched.body, fetched.charset, fetched.final_url)
+        fields = fetch_fields(fetched, options.include_source)
+        return await _answer(departure, state, page, options.backend, options, fetch_ms=fetch_ms, **fields)
