@@ -38,12 +38,15 @@ class BodyDecoder:
             None if self._coding == IDENTITY else zlib.decompressobj(_GZIP_WBITS if self._gzip else zlib.MAX_WBITS)
         )
         self._started = False
+        self._ended = False  # the stream has ended: what follows is not read
 
     def decode(self, chunk: bytes, room: int) -> bytes:
         """``chunk`` decoded: all of it, or more than ``room`` bytes (the caller's limit is passed then)."""
         inflater = self._inflater
         if inflater is None:
             return chunk
+        if self._ended:
+            return b""
         try:
             try:
                 return self._inflate(inflater, chunk, room)
@@ -59,11 +62,14 @@ class BodyDecoder:
 
     def _inflate(self, inflater: zlib._Decompress, chunk: bytes, room: int) -> bytes:
         out = inflater.decompress(chunk, room + 1)
-        # A gzip body of several members (RFC 1952) goes on; other bytes after the end are ignored, as httpx did.
-        while inflater.eof and inflater.unused_data.startswith(GZIP_MAGIC) and len(out) <= room:
+        # A gzip body of several members (RFC 1952) goes on; other bytes after the end are ignored, as httpx
+        # did, and not kept (an endless tail would otherwise pile up in unused_data, outside the size limit).
+        while self._gzip and inflater.eof and inflater.unused_data.startswith(GZIP_MAGIC) and len(out) <= room:
             rest = inflater.unused_data
             inflater = self._inflater = zlib.decompressobj(_GZIP_WBITS)
             out += inflater.decompress(rest, room + 1 - len(out))
+        if inflater.eof and not (self._gzip and GZIP_MAGIC.startswith(inflater.unused_data[: len(GZIP_MAGIC)])):
+            self._ended = True  # (a lone first byte of the magic may be a next member cut by the chunking)
         return out
 
     def end(self) -> None:

@@ -1,0 +1,61 @@
+"""A fetched body's Content-Encoding, decoded in any chunking: whole pages whole, cut ones refused, bombs capped."""
+
+from __future__ import annotations
+
+import gzip
+import zlib
+
+import pytest
+
+from service.fetching.decoding import BodyDecoder, ContentDecodingError
+
+PAGE = b"".join(b"<p>paragraph %d of the page</p>" % i for i in range(5000))
+TWO_MEMBERS = gzip.compress(PAGE[:70_000]) + gzip.compress(PAGE[70_000:])
+
+
+def decoded(coding: str, body: bytes, step: int, limit: int = 10**8) -> bytes:
+    decoder = BodyDecoder(coding)
+    out = b""
+    for start in range(0, len(body), step):
+        out += decoder.decode(body[start : start + step], limit - len(out))
+        if len(out) > limit:
+            break
+    else:
+        decoder.end()
+    return out
+
+
+@pytest.mark.parametrize("step", [1, 2, 3, 4096, 1 << 20])  # a member's end and the next magic split every way
+@pytest.mark.parametrize(
+    ("coding", "body"),
+    [
+        ("gzip", TWO_MEMBERS),
+        ("x-gzip", gzip.compress(PAGE) + b"\r\n" * 1000),  # a tail that is no member: ignored
+        ("deflate", zlib.compress(PAGE)),
+        ("identity", PAGE),
+        ("", PAGE),
+    ],
+)
+def test_a_body_decodes_whole_in_any_chunking(coding: str, body: bytes, step: int) -> None:
+    assert decoded(coding, body, step) == PAGE
+
+
+def test_deflate_without_its_zlib_header_is_read_as_httpx_read_it() -> None:
+    assert decoded("deflate", zlib.compress(PAGE, wbits=-zlib.MAX_WBITS), 4096) == PAGE
+
+
+@pytest.mark.parametrize("cut", [1, 8, 100, len(gzip.compress(PAGE)) // 2])
+def test_a_gzip_body_cut_short_is_refused(cut: int) -> None:
+    with pytest.raises(ContentDecodingError, match="ends early"):
+        decoded("gzip", gzip.compress(PAGE)[:-cut], 4096)
+
+
+@pytest.mark.parametrize(("coding", "said"), [("br", "not asked for"), ("gzip, gzip", "not asked for")])
+def test_an_encoding_not_asked_for_is_refused(coding: str, said: str) -> None:
+    with pytest.raises(ContentDecodingError, match=said):
+        BodyDecoder(coding)
+
+
+def test_a_bomb_stops_one_byte_past_the_limit_inside_a_chunk() -> None:
+    bomb = gzip.compress(b" " * 50_000_000)  # 50 KB that inflate to 50 MB, in one chunk
+    assert len(decoded("gzip", bomb, len(bomb), limit=1_000_000)) == 1_000_001
