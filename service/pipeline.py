@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field, fields, replace
-from functools import cache, cached_property
+from functools import cache, cached_property, partial
 from typing import Any
 
 from service.backends.base import WARM_UP_PAGE, Backend, BlockLabels
@@ -18,7 +18,7 @@ from service.backends.favor import decision_shift, shift_labels
 from service.backends.pruning import instead_of_nothing, prune_boilerplate
 from service.backends.registry import BackendRegistry, default_registry
 from service.features.readable import readable_score
-from service.metadata.fields import Metadata
+from service.metadata.fields import ARTICLE, Metadata
 from service.metadata.reader import MetadataReader, load_metadata_reader
 from service.models.store import ModelStore
 from service.options import Options
@@ -114,6 +114,7 @@ class Extractor:
             url=url,
             timings={"parse": parse_ms, "classify": elapsed_ms(started), "metadata": metadata_ms},
             metadata=metadata,
+            article_probability=type_probabilities.get(ARTICLE),
         )
 
 
@@ -163,6 +164,7 @@ def finish(
     url: str | None,
     timings: dict[str, float],
     metadata: Metadata,
+    article_probability: float | None = None,
 ) -> Extraction:
     """The last stage: the caller's favor (and the article shift), whole paragraphs, pruning, render, assemble.
 
@@ -175,7 +177,14 @@ def finish(
     started = time.perf_counter()
     page_type = metadata.page_type  # it guards the pruning and moves the threshold on articles
     shift = decision_shift(backend.name, options.favor, page_type)
-    labels = final_labels(document, labels, shift, include_comments=options.include_comments, page_type=page_type)
+    labels = final_labels(
+        document,
+        labels,
+        shift,
+        include_comments=options.include_comments,
+        page_type=page_type,
+        article_probability=article_probability,
+    )
     keep = labels.labels
     title = metadata.title or document.title  # the response's, the heading's and the front matter's
     chosen = render_options(title, backend, options, url, metadata)
@@ -199,7 +208,13 @@ def finish(
 
 
 def final_labels(
-    document: Document, labels: BlockLabels, shift: float, *, include_comments: bool | None, page_type: str | None
+    document: Document,
+    labels: BlockLabels,
+    shift: float,
+    *,
+    include_comments: bool | None,
+    page_type: str | None,
+    article_probability: float | None = None,
 ) -> BlockLabels:
     """What a page keeps: ``labels`` at the threshold moved by ``shift``, whole paragraphs, pruned.
 
@@ -209,9 +224,12 @@ def final_labels(
     shifts on the same path. Where nothing is kept at all, Readability's body is
     (:func:`~service.backends.pruning.instead_of_nothing`).
     """
-    kept = _decided(document, labels, shift, include_comments=include_comments, page_type=page_type)
+    decided = partial(
+        _decided, include_comments=include_comments, page_type=page_type, article_probability=article_probability
+    )
+    kept = decided(document, labels, shift)
     if shift > 0 and not kept.labels.any() and labels.labels.any():
-        kept = _decided(document, labels, 0.0, include_comments=include_comments, page_type=page_type)
+        kept = decided(document, labels, 0.0)
     if kept.labels.any():
         return kept
     return whole_paragraphs(
@@ -220,10 +238,22 @@ def final_labels(
 
 
 def _decided(
-    document: Document, labels: BlockLabels, shift: float, *, include_comments: bool | None, page_type: str | None
+    document: Document,
+    labels: BlockLabels,
+    shift: float,
+    *,
+    include_comments: bool | None,
+    page_type: str | None,
+    article_probability: float | None,
 ) -> BlockLabels:
     labels = whole_paragraphs(document, shift_labels(labels, shift))
-    pruned = prune_boilerplate(document, labels, include_comments=include_comments, page_type=page_type)
+    pruned = prune_boilerplate(
+        document,
+        labels,
+        include_comments=include_comments,
+        page_type=page_type,
+        article_probability=article_probability,
+    )
     return whole_paragraphs(document, pruned)  # again: a hidden span or a button inside a paragraph was pruned
 
 

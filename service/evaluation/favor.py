@@ -48,8 +48,9 @@ class SweepRow:
     score: PRF  # mean over pages with gold text
 
 
-# What a page keeps at a shift: (document, the backend's labels, shift, the page's type) -> bool per block.
-Keep = Callable[[Document, BlockLabels, float, str | None], np.ndarray]
+# What a page keeps at a shift: (document, the backend's labels, shift, the page's type, its probability of an
+# article) -> bool per block.
+Keep = Callable[[Document, BlockLabels, float, str | None, float | None], np.ndarray]
 
 
 def sweep(
@@ -73,18 +74,28 @@ def other_sweep(
     return _sweep(pages, extractor, backends, shifts, title="other sweep", keep=_shifted_on_others, typed=True)
 
 
-def _shifted(document: Document, labels: BlockLabels, shift: float, _page_type: str | None) -> np.ndarray:
+def _shifted(
+    document: Document, labels: BlockLabels, shift: float, _page_type: str | None, _article: float | None
+) -> np.ndarray:
     return whole_paragraphs(document, shift_labels(labels, shift)).labels
 
 
-def _shifted_on_articles(document: Document, labels: BlockLabels, shift: float, page_type: str | None) -> np.ndarray:
+def _shifted_on_articles(
+    document: Document, labels: BlockLabels, shift: float, page_type: str | None, article: float | None
+) -> np.ndarray:
     on_page = shift if page_type == ARTICLE else 0.0
-    return final_labels(document, labels, on_page, include_comments=None, page_type=page_type).labels
+    return final_labels(
+        document, labels, on_page, include_comments=None, page_type=page_type, article_probability=article
+    ).labels
 
 
-def _shifted_on_others(document: Document, labels: BlockLabels, shift: float, page_type: str | None) -> np.ndarray:
+def _shifted_on_others(
+    document: Document, labels: BlockLabels, shift: float, page_type: str | None, article: float | None
+) -> np.ndarray:
     on_page = shift if page_type not in (None, ARTICLE) else 0.0
-    return final_labels(document, labels, on_page, include_comments=None, page_type=page_type).labels
+    return final_labels(
+        document, labels, on_page, include_comments=None, page_type=page_type, article_probability=article
+    ).labels
 
 
 def _sweep(
@@ -99,7 +110,8 @@ def _sweep(
 ) -> list[SweepRow]:
     """Each page parsed and classified once per backend; every shift then only decides and renders.
 
-    ``typed``: ``keep`` is given the page type (else None); it always chooses a routed backend's model.
+    ``typed``: ``keep`` is given the page type and its probability of an article (else None); the page's
+    type always chooses a routed backend's model.
     """
     scores: dict[tuple[str, float], list[PRF]] = {(b, s): [] for b in backends for s in shifts}
     with Progress(len(pages), title) as bar:
@@ -108,11 +120,11 @@ def _sweep(
                 gold = word_tokens(page.main_content)
                 document = parse_html(page.html())
                 metadata, type_probabilities = extractor.metadata.read_typed(document, page.url or None)
-                page_type = metadata.page_type
+                page_type, article = (metadata.page_type, type_probabilities.get(ARTICLE)) if typed else (None, None)
                 for name in backends:
                     labels = extractor.backend(name).for_page(type_probabilities).classify(document)  # its model
                     for shift in shifts:
-                        kept = keep(document, labels, shift, page_type if typed else None)
+                        kept = keep(document, labels, shift, page_type, article)
                         scores[(name, shift)].append(word_prf(word_tokens(render_text(document, kept)), gold))
             bar.advance()
     return [SweepRow(b, s, PRF.mean(scores[(b, s)])) for b in backends for s in shifts]

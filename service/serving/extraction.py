@@ -20,7 +20,7 @@ from typing import cast
 
 from service.backends.base import Backend, BatchedBackend
 from service.errors import ExtractionError, UnknownBackend
-from service.metadata.fields import Metadata
+from service.metadata.fields import ARTICLE, Metadata
 from service.metrics import Metrics
 from service.options import Options
 from service.parsing.document import Document
@@ -151,7 +151,12 @@ class ExtractionService:
             labels = queued.model.labels(await queued.batcher.submit(queued.encoded))
         prepared.timings["classify"] = elapsed_ms(started)
         finishing = partial(
-            finish, options=job.options, url=job.page.url, timings=prepared.timings, metadata=prepared.metadata
+            finish,
+            options=job.options,
+            url=job.page.url,
+            timings=prepared.timings,
+            metadata=prepared.metadata,
+            article_probability=prepared.article_probability,
         )
         return await loop.run_in_executor(self.pool, finishing, prepared.document, labels, backend)
 
@@ -166,7 +171,8 @@ class ExtractionService:
         if batcher is not None:  # only a BatchedBackend gets a batcher
             batched = cast(BatchedBackend, model)
             queued = Queued(batched, batcher, batched.encode(document))
-        return Prepared(document, metadata, {"parse": parse_ms, "metadata": metadata_ms}, model, queued)
+        timings = {"parse": parse_ms, "metadata": metadata_ms}
+        return Prepared(document, metadata, timings, model, queued, type_probabilities.get(ARTICLE))
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +193,7 @@ class Prepared:
     timings: dict[str, float]  # parse and metadata; classify is added
     model: Backend
     queued: Queued | None  # None where the model does not batch
+    article_probability: float | None = None  # the page-type model's, which pruning reads
 
 
 def route_key(name: str, page_type: str | None) -> str:

@@ -48,10 +48,20 @@ def keep_all_registry() -> BackendRegistry:
     return registry
 
 
-def kept_text(html: str, *, include_comments: bool | None = None, page_type: str | None = None) -> str:
+def kept_text(
+    html: str,
+    *,
+    include_comments: bool | None = None,
+    page_type: str | None = None,
+    article_probability: float | None = None,
+) -> str:
     document = parse_html(html)
     labels = prune_boilerplate(
-        document, everything_kept(document), include_comments=include_comments, page_type=page_type
+        document,
+        everything_kept(document),
+        include_comments=include_comments,
+        page_type=page_type,
+        article_probability=article_probability,
     )
     assert cut_paragraphs(document, labels.labels) == 0
     return " ".join(t for t, keep in zip(document.texts, labels.labels.tolist(), strict=True) if keep)
@@ -177,6 +187,27 @@ def test_beside_an_article_its_sidebar_and_teasers_go_whatever_their_share() -> 
         short = kept_text(f"<article>{SHORT_NOTE}</article>{furniture}", page_type="article")
         assert word in short and "A short note" in short  # too little beside it to call it furniture
     assert len(SHORT_NOTE) - len("<p></p>") < ARTICLE_BESIDE_CHARS < len(ARTICLE)
+
+
+def test_link_lists_outside_readabilitys_body_go_where_more_of_the_body_is_kept() -> None:
+    teasers = TEASERS + "</ul></div>"
+    html = f"<article>{ARTICLE}</article>{teasers}"
+    for typed in ("article", "listing", "collection", "forum", "documentation", "service", "product"):
+        text = kept_text(html, page_type=typed, article_probability=0.03)
+        assert "Other headline" not in text and "Sentence 79" in text
+    assert "Other headline 149" in kept_text(html, page_type="listing", article_probability=0.02)  # sure it is none
+    assert "Other headline 149" in kept_text(html, page_type="listing")  # no page-type model: the share rule alone
+    short = kept_text(f"<article>{SHORT_NOTE}</article>{teasers}", page_type="listing", article_probability=0.5)
+    assert "Other headline 149" in short  # the lists outweigh what is kept of the body: they are the page
+    few = kept_text(f"<article><p>A line.</p></article>{teasers}", page_type="listing", article_probability=0.5)
+    assert "Other headline 149" in few
+    comments = kept_text(
+        f'<article>{ARTICLE}</article><div id="comments">{teasers}</div>',
+        page_type="listing",
+        article_probability=0.5,
+        include_comments=True,
+    )
+    assert "Other headline 149" in comments  # the caller's comments stay theirs
 
 
 BLOG_WIDGETS = (
