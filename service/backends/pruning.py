@@ -282,8 +282,11 @@ def link_lists_outside_the_body(
 
     None unless at least :data:`MIN_BODY_CHARS` of the body is kept and no less than of those lists.
     """
+    lists = kept & link_lists
+    if not lists.any():  # most pages, the lists gone already as a minority: Readability's body not sought (1-2 ms)
+        return lists
     body = readability_body(document)
-    chosen = kept & link_lists & ~body
+    chosen = lists & ~body
     inside = float(weights[kept & body].sum())
     if not chosen.any() or inside < MIN_BODY_CHARS or inside < float(weights[chosen].sum()):
         return np.zeros_like(kept)
