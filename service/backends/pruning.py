@@ -98,19 +98,14 @@ quoted copies
     one of the eleven backends gained on both parts: train +0.0004 to +0.0014 word F1 (31-37
     pages changed), validation +0.0001 to +0.0005 (7-9 pages);
 link lists outside the body
-    on a page that may be an article (the page-type model gives it bilstm's line of
-    :data:`~service.metadata.reader.MAY_BE_ARTICLE` or more, whatever type it ranks first), link lists
-    (as above) outside the element Readability takes the article from are dropped whatever their share,
-    where the backend kept at least :data:`MIN_BODY_CHARS` of that element and no less of it than of
-    those lists (:func:`link_lists_outside_the_body`): beside a short post a model can keep a teaser rail
-    or a "latest posts" list above the share up to which link lists go, and the page-type model takes
-    many such pages for listings, where the article rules do not run (Dragnet 2012, error analysis). On
-    pages the model is sure are no article (a blog's front page, a recipe category, a shop's category)
-    the lists outside a short intro are the page: without that guard, and with all types but
-    collections, ``grf``, ``bilstm_paper`` and the ensembles lost 0.0014-0.0017 on the WCXB validation
-    part (one recipe category); at half the lists' length instead of all of it, ``gbt`` and ``mlp`` lost
-    0.0013 and 0.0025 there (a blog's front page). As set, on the train and validation parts no backend
-    of the eleven lost over 0.00004 (one train page, ``bilstm_paper``'s);
+    on a page the page-type model gives at least :data:`~service.metadata.reader.MAY_BE_ARTICLE`
+    probability of an article (whatever type it ranks first), kept link lists outside the element
+    Readability takes the article from go whatever their share, where at least :data:`MIN_BODY_CHARS`
+    of that element is kept and no less than of them (:func:`link_lists_outside_the_body`): teaser
+    rails beside a short post that the page-type model takes for a listing (Dragnet 2012, error
+    analysis). Both guards are what the WCXB validation part asked for (a recipe category, a blog's
+    front page); as set, no backend of the eleven lost over 0.00004 on train or validation
+    (docs/accuracy-history.md);
 nothing at all
     where a backend keeps nothing of a page that has text, the element Readability takes the article
     from is kept instead, whole paragraphs, without a thread the caller does not keep and without
