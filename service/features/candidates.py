@@ -213,10 +213,16 @@ def _best(document: Document, *, names: bool) -> tuple[np.ndarray, int | None]:
     return final, best if final[best] > 0 else None
 
 
+@per_document
 def readability_body(document: Document) -> np.ndarray:
-    """The leaves inside the element Readability takes the article from, names read (bool per leaf; none if none)."""
+    """The leaves inside the element Readability takes the article from, names read (bool per leaf, read-only).
+
+    Once per page: several pruning rules of the last stage may ask on one page, at 1-2 ms a time.
+    """
     best = _best(document, names=True)[1]
-    return _inside(document, best) if best is not None else np.zeros(len(document), dtype=bool)
+    body = _inside(document, best) if best is not None else np.zeros(len(document), dtype=bool)
+    body.flags.writeable = False
+    return body
 
 
 @per_document
