@@ -121,8 +121,11 @@ def _unknown_backend(name: str) -> str | None:
     from service.backends.registry import default_registry  # noqa: PLC0415
     from service.errors import UnknownBackend  # noqa: PLC0415
 
-    registry = default_registry()
-    return None if name in registry else str(UnknownBackend(name, registry.names()))
+    try:
+        default_registry().check([name])
+    except UnknownBackend as error:
+        return str(error)
+    return None
 
 
 def _process(shards: list[Shard], options: Options, args: argparse.Namespace) -> int:
