@@ -34,31 +34,27 @@ class BodyDecoder:
             raise ContentDecodingError(f"Content-Encoding {content_encoding!r} was not asked for ({ACCEPT_ENCODING})")
         self._coding = codings[0] if codings else IDENTITY
         self._gzip = self._coding in GZIP_CODINGS
-        self._inflater = (
-            None if self._coding == IDENTITY else zlib.decompressobj(_GZIP_WBITS if self._gzip else zlib.MAX_WBITS)
-        )
-        self._started = False
+        self._inflater = zlib.decompressobj(_GZIP_WBITS) if self._gzip else None  # deflate: once its header is read
+        self._head = b""  # deflate's first bytes, held until there are two: they say which deflate it is
         self._ended = False  # the stream has ended: what follows is not read
 
     def decode(self, chunk: bytes, room: int) -> bytes:
         """``chunk`` decoded: all of it, or more than ``room`` bytes (the caller's limit is passed then)."""
-        inflater = self._inflater
-        if inflater is None:
+        if self._coding == IDENTITY:
             return chunk
         if self._ended:
             return b""
+        inflater = self._inflater
+        if inflater is None:
+            self._head += chunk
+            if len(self._head) < 2:
+                return b""
+            chunk, self._head = self._head, b""
+            inflater = self._inflater = zlib.decompressobj(_deflate_wbits(chunk))
         try:
-            try:
-                return self._inflate(inflater, chunk, room)
-            except zlib.error:
-                if self._gzip or self._started:
-                    raise
-                self._inflater = zlib.decompressobj(_RAW_DEFLATE_WBITS)  # deflate without its zlib header
-                return self._inflate(self._inflater, chunk, room)
+            return self._inflate(inflater, chunk, room)
         except zlib.error as error:
             raise ContentDecodingError(f"the {self._coding} body does not decode: {error}") from error
-        finally:
-            self._started = True
 
     def _inflate(self, inflater: zlib._Decompress, chunk: bytes, room: int) -> bytes:
         out = inflater.decompress(chunk, room + 1)
@@ -74,5 +70,20 @@ class BodyDecoder:
 
     def end(self) -> None:
         """Raise if the compressed stream did not reach its end: the body was cut short."""
-        if self._inflater is not None and not self._inflater.eof:
+        if self._coding != IDENTITY and (self._inflater is None or not self._inflater.eof):
             raise ContentDecodingError(f"the {self._coding} body ends early: it was cut short")
+
+
+def _deflate_wbits(head: bytes) -> int:
+    """A zlib stream's or a raw one's: "deflate" (RFC 9110) starts with a zlib header; some servers' does not.
+
+    The header is checked (RFC 1950: method 8, a window of at most 32 KiB, the pair a multiple of 31)
+    rather than tried: a raw stream's first byte alone passes for a header's, so trying failed only on a
+    later byte, after the first chunk, where a body sent a byte at a time had already been taken for zlib.
+    """
+    method, flags = head[0], head[1]
+    return (
+        zlib.MAX_WBITS
+        if method & 0x0F == 8 and method >> 4 <= 7 and (method << 8 | flags) % 31 == 0
+        else _RAW_DEFLATE_WBITS
+    )

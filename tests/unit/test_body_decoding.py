@@ -32,6 +32,7 @@ def decoded(coding: str, body: bytes, step: int, limit: int = 10**8) -> bytes:
         ("gzip", TWO_MEMBERS),
         ("x-gzip", gzip.compress(PAGE) + b"\r\n" * 1000),  # a tail that is no member: ignored
         ("deflate", zlib.compress(PAGE)),
+        ("deflate", zlib.compress(PAGE, wbits=-zlib.MAX_WBITS)),  # without its zlib header, as some servers send it
         ("identity", PAGE),
         ("", PAGE),
     ],
@@ -40,14 +41,24 @@ def test_a_body_decodes_whole_in_any_chunking(coding: str, body: bytes, step: in
     assert decoded(coding, body, step) == PAGE
 
 
-def test_deflate_without_its_zlib_header_is_read_as_httpx_read_it() -> None:
-    assert decoded("deflate", zlib.compress(PAGE, wbits=-zlib.MAX_WBITS), 4096) == PAGE
-
-
-@pytest.mark.parametrize("cut", [1, 8, 100, len(gzip.compress(PAGE)) // 2])
-def test_a_gzip_body_cut_short_is_refused(cut: int) -> None:
+@pytest.mark.parametrize("step", [1, 4096])
+@pytest.mark.parametrize(
+    ("coding", "body"),
+    [
+        ("gzip", gzip.compress(PAGE)),
+        ("deflate", zlib.compress(PAGE)),
+        ("deflate", zlib.compress(PAGE, wbits=-zlib.MAX_WBITS)),
+    ],
+)
+@pytest.mark.parametrize("kept", [1, 8, 100, 0.5])  # bytes of the body that came, or a share of it
+def test_a_compressed_body_cut_short_is_refused(coding: str, body: bytes, step: int, kept: float) -> None:
     with pytest.raises(ContentDecodingError, match="ends early"):
-        decoded("gzip", gzip.compress(PAGE)[:-cut], 4096)
+        decoded(coding, body[: int(len(body) * kept) if kept < 1 else int(kept)], step)
+
+
+def test_deflate_that_is_neither_zlib_nor_raw_is_refused() -> None:
+    with pytest.raises(ContentDecodingError, match="does not decode"):
+        decoded("deflate", b"\x78\x9c" + b"\xff" * 64, 1)
 
 
 @pytest.mark.parametrize(("coding", "said"), [("br", "not asked for"), ("gzip, gzip", "not asked for")])
