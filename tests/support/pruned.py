@@ -8,6 +8,10 @@ from service.backends.base import BlockLabels
 from service.backends.pruning import prune_boilerplate
 from service.parsing.lexbor import parse_html
 
+LONG_STORY = "<p>" + " ".join(f"Sentence {i} of the story, told at some length." for i in range(80)) + "</p>"
+COMMENT_ITEMS = "".join(f"<div><p>Reader {i} thinks so.</p></div>" for i in range(4))
+COMMENTS = f'<section id="comments">{COMMENT_ITEMS}</section>'
+
 
 def pruned_text(html: str, page_type: str | None = None) -> str:
     """The blocks pruning keeps of ``html`` where the backend kept them all, joined by " | "."""

@@ -4,18 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from service.backends.base import BlockLabels
 from service.backends.coherence import cut_paragraphs
-from service.backends.pruning import (
-    AFTER_BODY_SHARE_MAX,
-    ARTICLE_BESIDE_CHARS,
-    BODY_GAP_CHARS,
-    after_the_body,
-    prune_boilerplate,
-)
+from service.backends.pruning import ARTICLE_BESIDE_CHARS, prune_boilerplate
 from service.backends.registry import BackendRegistry
 from service.features.structure import REGION_BITS, leaf_regions, review_blocks
 from service.metadata.reader import MetadataReader, load_metadata_reader
@@ -26,12 +18,10 @@ from service.pipeline import Extractor
 from service.settings import Settings
 
 from support.backends import KeepAllBackend
+from support.pruned import COMMENT_ITEMS, COMMENTS, LONG_STORY
 
-ARTICLE = "<p>" + " ".join(f"Sentence {i} of the story, told at some length." for i in range(80)) + "</p>"
 LINK_ITEMS = "".join(f'<li><a href="/{i}">Other headline {i}</a></li>' for i in range(6))
 LINKS = f'<div class="more"><ul>{LINK_ITEMS}</ul></div>'
-COMMENT_ITEMS = "".join(f"<div><p>Reader {i} thinks so.</p></div>" for i in range(4))
-COMMENTS = f'<section id="comments">{COMMENT_ITEMS}</section>'
 
 
 def shipped_metadata() -> MetadataReader:
@@ -68,20 +58,21 @@ def kept_text(
 
 
 def test_an_article_loses_its_comment_thread_and_its_link_list() -> None:
-    text = kept_text(f"<article>{ARTICLE}{LINKS}{COMMENTS}</article>")
+    text = kept_text(f"<article>{LONG_STORY}{LINKS}{COMMENTS}</article>")
     assert "Sentence 79" in text
     assert "Reader" not in text
     assert "Other headline" not in text
 
 
 def test_the_caller_owns_the_comments_when_it_says_so() -> None:
-    assert "Reader 3 thinks so." in kept_text(f"<article>{ARTICLE}{COMMENTS}</article>", include_comments=True)
+    assert "Reader 3 thinks so." in kept_text(f"<article>{LONG_STORY}{COMMENTS}</article>", include_comments=True)
     short = "<p>" + "A short note. " * 20 + "</p>"
     assert "Reader" not in kept_text(f"<article>{short}{COMMENTS}</article>", include_comments=False)
 
 
 def test_a_comment_word_on_the_page_frame_marks_no_thread() -> None:
-    text = kept_text(f'<body class="single has-comments"><article>{ARTICLE}</article></body>', include_comments=False)
+    page = f'<body class="single has-comments"><article>{LONG_STORY}</article></body>'
+    text = kept_text(page, include_comments=False)
     assert "Sentence 79" in text
 
 
@@ -163,7 +154,7 @@ def test_sidebars_navigation_and_hidden_blocks_go_where_they_are_a_minority() ->
     aside = "<aside><p>About the author of this blog.</p></aside>"
     hidden = '<div style="display:none"><span>2019-11-13T23:06:00+01:00</span></div>'
     nav = '<div class="navbar"><p>Sections: World, Business</p></div>'
-    text = kept_text(f"{nav}<article>{ARTICLE}</article>{aside}{hidden}")
+    text = kept_text(f"{nav}<article>{LONG_STORY}</article>{aside}{hidden}")
     assert "Sentence 79" in text
     assert "About the author" not in text
     assert "2019-11-13" not in text
@@ -180,18 +171,18 @@ SHORT_NOTE = "<p>" + "A short note on the news. " * 30 + "</p>"  # 780 character
 
 def test_beside_an_article_its_sidebar_and_teasers_go_whatever_their_share() -> None:
     for furniture, word in ((BIG_SIDEBAR, "Popular post"), (TEASERS + "</ul></div>", "Other headline")):
-        html = f"<article>{ARTICLE}</article>{furniture}"
+        html = f"<article>{LONG_STORY}</article>{furniture}"
         assert word in kept_text(html)  # more than the share rules' limits of the kept text
         assert word not in kept_text(html, page_type="article")
         assert word in kept_text(html, page_type="listing")
         short = kept_text(f"<article>{SHORT_NOTE}</article>{furniture}", page_type="article")
         assert word in short and "A short note" in short  # too little beside it to call it furniture
-    assert len(SHORT_NOTE) - len("<p></p>") < ARTICLE_BESIDE_CHARS < len(ARTICLE)
+    assert len(SHORT_NOTE) - len("<p></p>") < ARTICLE_BESIDE_CHARS < len(LONG_STORY)
 
 
 def test_link_lists_outside_readabilitys_body_go_where_more_of_the_body_is_kept() -> None:
     teasers = TEASERS + "</ul></div>"
-    html = f"<article>{ARTICLE}</article>{teasers}"
+    html = f"<article>{LONG_STORY}</article>{teasers}"
     for typed in ("article", "listing", "collection", "forum", "documentation", "service", "product"):
         text = kept_text(html, page_type=typed, article_probability=0.03)
         assert "Other headline" not in text and "Sentence 79" in text
@@ -202,7 +193,7 @@ def test_link_lists_outside_readabilitys_body_go_where_more_of_the_body_is_kept(
     few = kept_text(f"<article><p>A line.</p></article>{teasers}", page_type="listing", article_probability=0.5)
     assert "Other headline 149" in few
     comments = kept_text(
-        f'<article>{ARTICLE}</article><div id="comments">{teasers}</div>',
+        f'<article>{LONG_STORY}</article><div id="comments">{teasers}</div>',
         page_type="listing",
         article_probability=0.5,
         include_comments=True,
@@ -227,9 +218,9 @@ def test_an_articles_sidebars_kept_as_most_of_it_give_way_to_the_post_readabilit
         assert "A short note on the news." in text and "About me" not in text
     for typed in ("documentation", "forum", None):  # a docs layout's "sidebar" can hold its content; a forum's
         assert "About me, part 59" in kept_text(html, page_type=typed)
-    beside_enough = kept_text(f'<div class="post">{ARTICLE}</div>{BLOG_WIDGETS}', page_type="article")
+    beside_enough = kept_text(f'<div class="post">{LONG_STORY}</div>{BLOG_WIDGETS}', page_type="article")
     assert "Sentence 79" in beside_enough and "About me" not in beside_enough  # the rule beside an article
-    beside_a_listing = kept_text(f'<div class="post">{ARTICLE}</div>{BLOG_WIDGETS}', page_type="listing")
+    beside_a_listing = kept_text(f'<div class="post">{LONG_STORY}</div>{BLOG_WIDGETS}', page_type="listing")
     assert "About me, part 59" in beside_a_listing  # the rule beside an article holds on articles only
     sidebar_alone = kept_text(BLOG_WIDGETS, page_type="article")  # no body outside the sidebars: they stay
     assert "About me, part 59" in sidebar_alone
@@ -262,7 +253,7 @@ def test_a_product_card_in_an_article_is_not_a_sidebar() -> None:
     cards = "".join(
         f'<div class="c-product-widget"><p>Model {i} is the pick for most kitchens.</p></div>' for i in range(100)
     )  # more than the furniture share: the aside region's share rule spares them
-    assert "Model 99 is the pick" in kept_text(f"<article>{ARTICLE}{cards}</article>", page_type="article")
+    assert "Model 99 is the pick" in kept_text(f"<article>{LONG_STORY}{cards}</article>", page_type="article")
 
 
 DESCRIPTION = "<p>" + "A light day pack with a padded back panel and two side pockets. " * 6 + "</p>"
@@ -308,7 +299,7 @@ CONSENT_BANNERS = (
 
 @pytest.mark.parametrize("page_type", ["article", "listing", "product", None])
 def test_cookie_and_consent_banners_go_where_they_are_a_minority(page_type: str | None) -> None:
-    text = kept_text(f"<main><h1>Story</h1>{ARTICLE}</main>{CONSENT_BANNERS}", page_type=page_type)
+    text = kept_text(f"<main><h1>Story</h1>{LONG_STORY}</main>{CONSENT_BANNERS}", page_type=page_type)
     assert "Sentence 79" in text
     for banner in ("We process your data", "Manage Consent", "uses cookies", "agree to our policy"):
         assert banner not in text
@@ -322,109 +313,32 @@ def test_a_cookie_policy_page_keeps_its_policy_and_other_names_are_no_banner() -
     policy = '<div class="cookie-policy">' + "<p>We set these cookies for the reasons below. </p>" * 40 + "</div>"
     assert "reasons below" in kept_text(f"<main><h1>Cookie policy</h1>{policy}</main>")  # the page's content
     recipe = '<div class="recipe-card fortunecookie"><p>Chocolate chip cookies, baked in ten minutes.</p></div>'
-    components = f'<div class="cmp-teaser" id="functools.cmp_to_key">{ARTICLE}</div>'  # Adobe's, Python's docs
-    for names in (recipe, f'<body class="gdpr-ready">{ARTICLE}</body>', components):
+    components = f'<div class="cmp-teaser" id="functools.cmp_to_key">{LONG_STORY}</div>'  # Adobe's, Python's docs
+    for names in (recipe, f'<body class="gdpr-ready">{LONG_STORY}</body>', components):
         assert not in_consent_banner(names).any()  # a word inside another, the page's frame, no consent word
-    assert in_consent_banner(f"<main>{ARTICLE}</main>{CONSENT_BANNERS}").sum() == 4
+    assert in_consent_banner(f"<main>{LONG_STORY}</main>{CONSENT_BANNERS}").sum() == 4
 
 
 def test_a_layout_class_around_the_whole_page_is_not_furniture() -> None:
-    text = kept_text(f'<div class="has-sidebar"><article>{ARTICLE}</article></div>')
+    text = kept_text(f'<div class="has-sidebar"><article>{LONG_STORY}</article></div>')
     assert "Sentence 79" in text
 
 
 def test_no_backend_cuts_a_paragraph_that_pruning_touched_inside() -> None:
-    page = f"<article>{ARTICLE}<p>Press <button>Play</button> to hear the <span hidden>x</span> story.</p></article>"
+    page = f"<article>{LONG_STORY}<p>Press <button>Play</button> to hear the <span hidden>x</span> story.</p></article>"
     extraction = Extractor(keep_all_registry(), default_backend="keep_all").extract(page)
     assert cut_paragraphs(extraction.document, extraction.labels.labels) == 0
     assert "Press Play to hear the" in extraction.text
 
 
 def test_only_labels_change_and_nothing_kept_stays_nothing() -> None:
-    document = parse_html(f"<article>{ARTICLE}{LINKS}</article>")
+    document = parse_html(f"<article>{LONG_STORY}{LINKS}</article>")
     before = everything_kept(document)
     after = prune_boilerplate(document, before)
     assert after.scores is before.scores
     assert after.labels.sum() < before.labels.sum()
     nothing = BlockLabels(scores=before.scores, labels=np.zeros(len(document), bool))
     assert prune_boilerplate(document, nothing).labels.sum() == 0
-
-
-# Text after an article's body, set off from it by dropped text, with no class that says what it is.
-SET_OFF = "<div><p>" + "Promoted words. " * 40 + "</p></div>"  # 640 characters a backend dropped
-TAIL = "<div><p>" + "A reply from a reader of the blog. " * 8 + "</p></div>"
-
-
-def kept_beside_promoted(
-    html: str, *, include_comments: bool | None = None, page_type: str | None = None
-) -> tuple[Document, np.ndarray]:
-    """The page's leaves a backend kept (all but the promoted words), after pruning."""
-    document = parse_html(html)
-    dropped = np.array(["Promoted" in text for text in document.texts])
-    labels = BlockLabels(scores=np.full(len(document), 0.9, np.float32), labels=~dropped)
-    return document, prune_boilerplate(document, labels, include_comments=include_comments, page_type=page_type).labels
-
-
-def article_with_tail(*, include_comments: bool | None = None, page_type: str | None = None) -> str:
-    html = f"<article>{ARTICLE}</article>{SET_OFF}{TAIL}"
-    document, kept = kept_beside_promoted(html, include_comments=include_comments, page_type=page_type)
-    return " ".join(t for t, keep in zip(document.texts, kept.tolist(), strict=True) if keep)
-
-
-def test_on_an_article_text_set_off_after_the_body_goes() -> None:
-    text = article_with_tail(page_type="article")
-    assert "Sentence 79" in text and "A reply" not in text
-    assert "A reply" in article_with_tail(page_type="listing")  # a listing's items are spread out
-    assert "A reply" in article_with_tail()  # no page-type model: no guess
-    # a thread with no class that names it is not what the caller's comments option speaks of
-    assert "A reply" not in article_with_tail(page_type="article", include_comments=True)
-
-
-def test_a_body_split_by_a_dropped_box_keeps_both_halves() -> None:
-    half = "<p>" + " ".join(f"Half sentence {i} of the story, told at length." for i in range(40)) + "</p>"
-    html = f"<article>{half}{SET_OFF}{half.replace('Half', 'Second')}</article>"
-    document, kept = kept_beside_promoted(html, page_type="article")
-    assert kept.tolist() == ["Promoted" not in text for text in document.texts]
-
-
-def test_a_thread_after_the_body_stays_when_the_caller_keeps_comments() -> None:
-    html = f"<article>{ARTICLE}</article>{SET_OFF}{COMMENTS}"
-    document, kept_with = kept_beside_promoted(html, include_comments=True, page_type="article")
-    _, kept_default = kept_beside_promoted(html, page_type="article")
-    reader = np.array(["Reader" in text for text in document.texts])
-    assert kept_with[reader].all() and not kept_default[reader].any()
-
-
-def after_the_body_by_hand(keep: list[bool], weights: list[float]) -> list[bool]:
-    """The rule spelled out leaf by leaf: runs of kept leaves split where more than the gap was dropped."""
-    runs: list[list[int]] = []
-    dropped = 0.0
-    for leaf, (kept, weight) in enumerate(zip(keep, weights, strict=True)):
-        if not kept:
-            dropped += weight
-            continue
-        if not runs or dropped > BODY_GAP_CHARS:
-            runs.append([])
-        runs[-1].append(leaf)
-        dropped = 0.0
-    after = [False] * len(keep)
-    if sum(keep) < 2:
-        return after
-    sizes = [sum(weights[leaf] for leaf in run) for run in runs]
-    body = sizes.index(max(sizes))
-    for run, size in zip(runs[body + 1 :], sizes[body + 1 :], strict=True):
-        if size < AFTER_BODY_SHARE_MAX * sizes[body]:
-            for leaf in run:
-                after[leaf] = True
-    return after
-
-
-@settings(max_examples=500, deadline=None)
-@given(st.lists(st.tuples(st.booleans(), st.integers(0, 1200)), min_size=1, max_size=40))
-def test_after_the_body_is_the_rule_spelled_out(leaves: list[tuple[bool, int]]) -> None:
-    keep = [kept for kept, _ in leaves]
-    weights = [float(chars) for _, chars in leaves]
-    assert after_the_body(np.array(keep), np.array(weights)).tolist() == after_the_body_by_hand(keep, weights)
 
 
 def test_a_short_linked_post_beside_a_long_thread_is_not_taken_for_a_link_list() -> None:
