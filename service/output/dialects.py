@@ -10,7 +10,9 @@ as it is (except that runs of blank lines collapse to one).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from copy import copy
 
 from service.output.markup import (
     BACKTICK_RUNS,
@@ -27,6 +29,8 @@ from service.parsing.document import Document
 PARAGRAPH_GAP = "\n\n"
 # Wider tables (or cells placed that far right) are written a row per line.
 MAX_GRID_COLUMNS = 24
+MAX_LIST_NUMBER = 999_999_999  # CommonMark's largest ordered list number (nine digits)
+_UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
 
 
 class LineDialect:
@@ -69,12 +73,17 @@ class LineDialect:
     def quote(self, body: str) -> str:
         return body
 
-    def cell(self, text: str) -> str:
-        return text
-
     def grid(self, rows: list[list[tuple[int, str]]]) -> str | None:
         """Lay a table out as a grid; None where rows as lines will do."""
         return None
+
+    def in_cell(self) -> LineDialect:
+        """The dialect for what a table's cell holds beyond text, flattened to one line: no grid in there."""
+        return self
+
+    def item_marker(self, number: int | None) -> str:
+        """An ordered list item's marker for its ``number``, or a bullet's (None)."""
+        return "- " if number is None else f"{number}. "
 
 
 class TextDialect(LineDialect):
@@ -96,6 +105,17 @@ class MarkdownDialect(LineDialect):
     def __init__(self, document: Document, base_url: str | None, *, links: bool = True) -> None:
         super().__init__(document)
         self.markup = MarkdownMarkup(document, base_url, links=links)
+        self.grids = True
+
+    def in_cell(self) -> LineDialect:
+        # a table in a cell flattened to one line: as a grid its "|---|" row would be text in the outer one
+        flat = copy(self)
+        flat.grids = False
+        return flat
+
+    def item_marker(self, number: int | None) -> str:
+        # CommonMark reads 0 to 999,999,999 only: beyond, "-3." or "1000000000." would be a paragraph
+        return super().item_marker(None if number is None else min(max(number, 0), MAX_LIST_NUMBER))
 
     def inline(self, paragraph: Paragraph, *, one_line: bool = False) -> str:
         text = write_inline(paragraph, self.markup)
@@ -108,6 +128,8 @@ class MarkdownDialect(LineDialect):
         return f"{fence}{language}\n{body}\n{fence}"
 
     def heading(self, level: int, text: str) -> str:
+        if text.endswith("#"):  # "We are #" would end in a closing sequence, which CommonMark drops
+            text = text[:-1] + "\\#"
         return f"{'#' * level} {text}"
 
     def escape_line_starts(self, text: str) -> str:
@@ -116,10 +138,9 @@ class MarkdownDialect(LineDialect):
     def quote(self, body: str) -> str:
         return "\n".join(f"> {line}" if line else ">" for line in body.split("\n"))
 
-    def cell(self, text: str) -> str:
-        return text.replace("|", "\\|")
-
     def grid(self, rows: list[list[tuple[int, str]]]) -> str | None:
+        if not self.grids:
+            return None
         width = max((column for row in rows for column, _ in row), default=0)
         if not 0 < width <= MAX_GRID_COLUMNS:
             return None
@@ -127,7 +148,7 @@ class MarkdownDialect(LineDialect):
         for number, row in enumerate(rows):
             cells = [""] * width
             for column, text in row:
-                cells[column - 1] = text
+                cells[column - 1] = _UNESCAPED_PIPE.sub(r"\\|", text)  # text's are escaped, a code span's not
             lines.append(f"| {' | '.join(cells)} |")
             if number == 0:
                 lines.append(f"|{'---|' * width}")

@@ -25,7 +25,10 @@ from service.output.trim import with_title, without_tables
 from service.parsing.document import Document
 
 _BLANK_RUN = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")  # 2+ blank lines: at most one survives
-_YAML_BREAKS = re.compile("[\x85\u2028\u2029]")  # line breaks to YAML, not to JSON
+# What JSON leaves as it is and a YAML front matter may not hold as it is: the characters YAML 1.1 does not
+# allow in a stream (DEL, the C1 controls, U+FFFE and U+FFFF), the three it reads as line breaks, and "<",
+# ">" and "&", which a Markdown renderer that does not know front matter would read as raw HTML.
+_YAML_ESCAPED = re.compile("[\x7f-\x9f\ufffe\uffff\u2028\u2029<>&]")
 
 TEXT = "text"
 
@@ -76,13 +79,13 @@ def render_markdown(document: Document, keep: np.ndarray, options: RenderOptions
 
 
 def front_matter(fields: Mapping[str, str | Sequence[str]]) -> str:
-    """YAML front matter; each value as JSON (a string, or a list of strings), which YAML reads as the same value.
+    r"""YAML front matter; each value as JSON (a string, or a list of strings), which YAML reads as the same value.
 
-    The line and paragraph separators and NEL, which JSON leaves as they are and YAML reads as line
-    breaks, are escaped as YAML's double-quoted strings allow.
+    What JSON leaves as it is and YAML may not hold (:data:`_YAML_ESCAPED`) is escaped as YAML's
+    double-quoted strings allow (``\u007f``).
     """
     lines = [
-        f"{key}: {_YAML_BREAKS.sub(_escaped, json.dumps(value, ensure_ascii=False))}" for key, value in fields.items()
+        f"{key}: {_YAML_ESCAPED.sub(_escaped, json.dumps(value, ensure_ascii=False))}" for key, value in fields.items()
     ]
     return "---\n" + "".join(line + "\n" for line in lines) + "---\n\n"
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 from service.output.dialects import Chunks, LineDialect
 from service.output.tree import Container, Paragraph
 from service.parsing.document import Document
-
-TEXT_BULLET = "- "
 
 
 def list_lines(node: Container, dialect: LineDialect, chunks: Chunks) -> str:
@@ -29,7 +29,7 @@ def list_lines(node: Container, dialect: LineDialect, chunks: Chunks) -> str:
             continue
         # An ordered item's number is its position in the source list, so
         # dropped items leave the remaining numbers as the reader saw them.
-        marker = TEXT_BULLET if first is None else f"{first + int(document.elem_nth[child.elem])}. "
+        marker = dialect.item_marker(None if first is None else first + int(document.elem_nth[child.elem]))
         body = "".join(
             (_gap(part, dialect) if number else "") + "\n".join(chunks([part], dialect))
             for number, part in enumerate(child.children)
@@ -46,8 +46,15 @@ def _gap(node: Container | Paragraph, dialect: LineDialect) -> str:
 
 
 def list_start(document: Document, node: Container) -> int:
-    """Read the number of an ordered list's first item (its ``start`` attribute)."""
-    try:
-        return int(document.elem_attribute("start", "ol").get(node.elem) or 1)
-    except ValueError:
-        return 1
+    """The number of an ordered list's first item: its ``start`` attribute read as browsers read it, else 1.
+
+    HTML's rules for integers: white space, a sign and ASCII digits, whatever follows them ignored ("3rd"
+    is 3); a value out of a 32-bit integer's range is none. Python's ``int`` read "1_0" as 10 and "3rd"
+    as nothing.
+    """
+    match = _HTML_INTEGER.match(document.elem_attribute("start", "ol").get(node.elem) or "")
+    number = int(match.group(1)) if match else 1
+    return number if -(2**31) <= number < 2**31 else 1
+
+
+_HTML_INTEGER = re.compile(r"[\t\n\f\r ]*([+-]?[0-9]+)")

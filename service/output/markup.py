@@ -99,6 +99,7 @@ class MarkdownMarkup(Markup):
 
     def style(self, text: str, style: int) -> str:
         if style & CODE:
+            text = text.replace(MARKDOWN_HARD_BREAK, " ")  # a code span holds no break: its backslash would show
             longest = max((len(run) for run in BACKTICK_RUNS.findall(text)), default=0)
             fence = "`" * (longest + 1)
             pad = " " if text.startswith("`") or text.endswith("`") else ""
@@ -110,11 +111,22 @@ class MarkdownMarkup(Markup):
         return text
 
     def link(self, text: str, href: str) -> str:
-        return f"[{text}]({_MD_URL_UNSAFE.sub(_percent_encode, href)})"
+        return f"[{text}]({markdown_destination(href)})"
 
     def image(self, image: Image) -> str:
         alt = _MD_SPECIAL.sub(r"\\\1", image.alt)
-        return f"![{alt}]({_MD_URL_UNSAFE.sub(_percent_encode, image.src)})"
+        return f"![{alt}]({markdown_destination(image.src)})"
+
+
+def markdown_destination(url: str) -> str:
+    r"""``url`` as a Markdown link destination that a reader's renderer reads back as the same URL.
+
+    White space, parentheses and angle brackets are percent-encoded (they would end the destination);
+    a backslash and an entity's ampersand are escaped, since a renderer reads ``\:`` and ``&#58;`` as ``:``:
+    unescaped, ``javascript&#58;...``, which :func:`safe_url` rightly lets pass as a relative URL, became
+    a script link.
+    """
+    return _MD_URL_ESCAPED.sub(r"\\\1", _MD_URL_UNSAFE.sub(_percent_encode, url))
 
 
 def write_inline(paragraph: Paragraph, markup: Markup) -> str:
@@ -169,9 +181,11 @@ def _write_run(paragraph: Paragraph, markup: Markup, *, verbatim: bool) -> str:
 
 # Markdown escaping: characters that open markup anywhere in a line, and
 # line starts that would read as a heading, list item, quote or rule.
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]<]|&(?=#?\w+;))")  # "&" only where it would start an entity
+# "|" too: a line of pipes and dashes under one of pipes would make a paragraph a GFM table.
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<|]|&(?=#?\w+;))")  # "&" only where it would start an entity
 MD_LINE_START = re.compile(r"^([-+=#>~])|^(\d{1,9})([.)])(?=\s|$)", re.MULTILINE)
 _MD_URL_UNSAFE = re.compile(r"[\s()<>]")
+_MD_URL_ESCAPED = re.compile(r"(\\|&(?=#?\w+;))")  # as in text, "&" only where it would start an entity
 BACKTICK_RUNS = re.compile(r"`+")
 
 

@@ -27,11 +27,11 @@ def table_lines(node: Container, dialect: LineDialect, chunks: Chunks) -> str:
                     text = " ".join(dialect.inline(p, one_line=True) for p in paragraphs)
                 else:
                     simple = False
-                    text = dialect.flatten(" ".join(chunks(cell.children, dialect)))
-                row.append((int(nth[cell.elem]), dialect.cell(text)))
+                    text = dialect.flatten(" ".join(chunks(cell.children, dialect.in_cell())))
+                row.append((int(nth[cell.elem]), text))
             else:
                 simple = False
-                row.extend((0, dialect.flatten(chunk)) for chunk in chunks([cell], dialect))
+                row.extend((0, dialect.flatten(chunk)) for chunk in chunks([cell], dialect.in_cell()))
         rows.append(row)
     grid = dialect.grid(rows) if simple and rows else None
     if grid is None:
