@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     options = Options(args.backend, args.format, args.metadata, args.max_page_bytes, args.batch_size)
     try:
-        shards = plan(expand(args.inputs), args.out.resolve(), options)
+        shards = plan(expand(args.inputs, args.out), args.out.resolve(), options)
     except UnknownInput as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -3,7 +3,9 @@
 Adding a format is one reader function and one entry in :data:`FORMATS`.
 Extensions only choose which files of a directory are inputs; what a file is
 comes from its first bytes (gunzipped when they are gzip), so a WARC named
-``.gz`` or a JSON Lines file named ``.txt`` is read as what it is.
+``.gz`` or a JSON Lines file named ``.txt`` is read as what it is. Where the
+first bytes say nothing, a JSON Lines name decides: its first line may be the
+broken one, and each line gets its own row.
 """
 
 from __future__ import annotations
@@ -21,6 +23,9 @@ from service.corpus.parquet_input import read_parquet
 from service.corpus.warc import read_warc
 
 HEAD_BYTES = 4096
+HEAD_PIECE_BYTES = 512  # the head is gunzipped this much at a time, so what decodes before an error is kept
+GZIP_TRAILER_BYTES = 8
+UTF8_BOM = b"\xef\xbb\xbf"
 
 Reader = Callable[[BinaryIO, str, int], Iterator[Page]]
 
@@ -43,9 +48,13 @@ FORMATS: tuple[InputFormat, ...] = (
     InputFormat("warc", (".warc", ".warc.gz"), lambda head: head.startswith(b"WARC/"), read_warc),
     InputFormat("parquet", (".parquet",), lambda head: head.startswith(b"PAR1"), read_parquet),
     InputFormat(
-        "jsonl", (".jsonl", ".jsonl.gz", ".ndjson", ".json"), lambda head: head.lstrip()[:1] in (b"{", b""), read_jsonl
+        "jsonl",
+        (".jsonl", ".jsonl.gz", ".ndjson", ".json"),
+        lambda head: head.removeprefix(UTF8_BOM).lstrip()[:1] in (b"{", b""),
+        read_jsonl,
     ),
 )
+JSONL_FALLBACK = "jsonl"  # the format a file is read as by its name alone, where its first bytes are none known
 
 
 def named(name: str) -> InputFormat:
@@ -60,24 +69,43 @@ def format_of(path: Path) -> InputFormat:
     for candidate in FORMATS:
         if candidate.sniff(head):
             return candidate
+    fallback = named(JSONL_FALLBACK)
+    if _has_extension(path, fallback):
+        return fallback
     known = ", ".join(f.name for f in FORMATS)
     raise UnknownInput(f"{path}: not a recognised input (known formats: {known})")
 
 
 def _head(path: Path) -> bytes:
+    """The file's first bytes, gunzipped as far as they go: a small file's broken trailer is its reader's to report."""
     with path.open("rb") as stream:
         head = stream.read(HEAD_BYTES)
-    if head.startswith(GZIP_MAGIC):
-        try:
-            return zlib.decompressobj(zlib.MAX_WBITS | 16).decompress(head, HEAD_BYTES)
-        except zlib.error as error:
+    if not head.startswith(GZIP_MAGIC):
+        return head
+    inflater = zlib.decompressobj(zlib.MAX_WBITS | 16)
+    out = b""
+    try:
+        # the last 8 bytes apart: in a file that small, gzip's trailer (CRC and length), checked on its own
+        body, trailer = head[:-GZIP_TRAILER_BYTES], head[-GZIP_TRAILER_BYTES:]
+        pieces = [body[at : at + HEAD_PIECE_BYTES] for at in range(0, len(body), HEAD_PIECE_BYTES)]
+        for piece in [*pieces, trailer]:
+            out += inflater.decompress(piece, HEAD_BYTES - len(out))
+            if len(out) >= HEAD_BYTES:
+                break
+    except zlib.error as error:
+        if not out:
             raise UnknownInput(f"{path}: gzip data that does not decompress: {error}") from error
-    return head
+    return out
 
 
-def expand(inputs: list[str]) -> list[Path]:
-    """Files named, matched by a glob, or found in a directory (by extension, recursively); sorted, no duplicates."""
+def expand(inputs: list[str], out_dir: Path | None = None) -> list[Path]:
+    """Files named, matched by a glob, or found in a directory (by extension, recursively); sorted, no duplicates.
+
+    Nothing under ``out_dir`` is an input: an output folder inside an input folder would otherwise be read
+    back, its shards and summary as pages, on every run after the first. A file named there is refused.
+    """
     found: dict[Path, None] = {}
+    written = out_dir.resolve() if out_dir is not None else None
     for item in inputs:
         if not item:  # Path("") is the current folder, which no one names by leaving the name out
             raise UnknownInput("an empty name is no input (name the folder, . for this one)")
@@ -89,12 +117,21 @@ def expand(inputs: list[str]) -> list[Path]:
         else:
             found_by_glob = sorted(glob.glob(item, recursive=True))  # noqa: PTH207 - the pattern may be absolute
             matches = [Path(p) for p in found_by_glob if Path(p).is_file()]
-        if not matches:
+        resolved = [p.resolve() for p in matches]
+        if written is not None:
+            if path.is_file() and resolved[0].is_relative_to(written):
+                raise UnknownInput(f"{item}: is inside --out {out_dir}, which holds what this command writes")
+            resolved = [p for p in resolved if not p.is_relative_to(written)]
+        if not resolved:
             raise UnknownInput(f"{item}: no such file, or no input file in it")
-        found.update(dict.fromkeys(p.resolve() for p in matches))
+        found.update(dict.fromkeys(resolved))
     return list(found)
 
 
 def _known_extension(path: Path) -> bool:
+    return any(_has_extension(path, f) for f in FORMATS)
+
+
+def _has_extension(path: Path, input_format: InputFormat) -> bool:
     name = path.name.lower()
-    return any(name.endswith(extension) for f in FORMATS for extension in f.extensions)
+    return any(name.endswith(extension) for extension in input_format.extensions)

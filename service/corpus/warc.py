@@ -28,6 +28,7 @@ from service.parsing.content_type import media_type
 
 GZIP_MEMBER_MAGIC = GZIP_MAGIC + b"\x08"  # a gzip member with deflate: what a resync looks for
 WARC_MAGIC = b"WARC/"
+HTTP_STATUS = b"HTTP/"  # how an HTTP response's status line begins
 RESYNC_WINDOW_BYTES = 1 << 20  # how much of the file is scanned at a time for the next record after a broken one
 PROBE_BYTES = 1 << 14  # compressed bytes tried at a candidate gzip member to see whether a WARC record starts there
 # a decoded payload is read this much at a time: FastWARC's decoding reader allocates the size asked for at
@@ -96,8 +97,10 @@ def _page(record: WarcRecord, source: str, max_page_bytes: int) -> Page:
     block = record.reader.read()
     if len(block) < int(declared):
         return _failed(record, source, TRUNCATED, f"the record declares {declared} bytes but has {len(block)}")
-    if not (record.headers.get("Content-Type") or "").startswith("application/http"):
-        return _checked(record, source, block, media_type(record.headers.get("Content-Type") or ""), None)
+    content_type = record.headers.get("Content-Type") or ""
+    # a response record without a Content-Type still holds an HTTP message where its block starts with a status line
+    if not (content_type.startswith("application/http") or (not content_type and block.startswith(HTTP_STATUS))):
+        return _checked(record, source, block, media_type(content_type), None)
     http = WarcRecord()
     http.init_headers(WarcRecordType.response)
     http.set_bytes_content(block)

@@ -154,17 +154,21 @@ def test_an_out_that_cannot_be_a_folder_is_exit_2_with_a_reason(tmp_path: Path, 
     assert said in done.stderr
 
 
-def test_a_shard_that_cannot_be_read_fails_alone_and_loudly(tmp_path: Path) -> None:
+def test_a_shard_that_cannot_be_written_fails_alone_and_loudly(tmp_path: Path) -> None:
     folder = tmp_path / "in"
     folder.mkdir()
     jsonl(folder / "good.jsonl", range(2))
-    (folder / "broken.parquet").write_bytes(b"PAR1" + b"\0" * 64 + b"PAR1")  # the magic, no readable footer
+    jsonl(folder / "blocked.jsonl", range(2, 4))
     out = tmp_path / "out"
+    assert run_corpus(folder, "--out", out, "--backend", BACKEND).returncode == 0
+    blocked = next(out.glob("blocked.jsonl.*.parquet"))
+    blocked.unlink()
+    blocked.with_name(blocked.name + ".partial").mkdir()  # where its writer writes: a folder, so it cannot
     done = run_corpus(folder, "--out", out, "--backend", BACKEND, "--workers", "2")
     assert done.returncode == 1
-    assert f"error: shard {folder / 'broken.parquet'} failed" in done.stderr
+    assert f"error: shard {folder / 'blocked.jsonl'} failed" in done.stderr
     summary = json.loads((out / "summary.json").read_text())
     assert summary["shards"] == {"total": 2, "complete": 1, "failed": 1}
     (failed,) = [item for item in summary["inputs"] if item["failed"]]
-    assert failed["input"].endswith("broken.parquet") and failed["pages"] is None
+    assert failed["input"].endswith("blocked.jsonl") and failed["pages"] is None
     assert [p.name for p in out.glob("*.parquet")] == [next(out.glob("good.jsonl.*.parquet")).name]
