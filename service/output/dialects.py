@@ -105,6 +105,9 @@ class MarkdownDialect(LineDialect):
     def __init__(self, document: Document, base_url: str | None, *, links: bool = True) -> None:
         super().__init__(document)
         self.markup = MarkdownMarkup(document, base_url, links=links)
+        # A paragraph of several lines also escapes "|": there a line of pipes and dashes under a line of
+        # pipes would be a GFM table. One line cannot be ("Home | News" stays as written).
+        self.lines_markup = MarkdownMarkup(document, base_url, links=links, pipes=True)
         self.grids = True
 
     def in_cell(self) -> LineDialect:
@@ -118,8 +121,10 @@ class MarkdownDialect(LineDialect):
         return super().item_marker(None if number is None else min(max(number, 0), MAX_LIST_NUMBER))
 
     def inline(self, paragraph: Paragraph, *, one_line: bool = False) -> str:
-        text = write_inline(paragraph, self.markup)
-        return text.replace(self.hard_break, " ") if one_line else text
+        if one_line:
+            return write_inline(paragraph, self.markup).replace(self.hard_break, " ")
+        several = "\n" in paragraph.runs.separators[paragraph.start + 1 : paragraph.stop]  # a <br> inside it
+        return write_inline(paragraph, self.lines_markup if several else self.markup)
 
     def preformatted(self, text: str, language: str) -> str:
         longest = max((len(run) for run in BACKTICK_RUNS.findall(text)), default=0)

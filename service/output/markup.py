@@ -87,12 +87,16 @@ class Markup:
 
 
 class MarkdownMarkup(Markup):
-    """Markdown inline syntax."""
+    """Markdown inline syntax; with ``pipes``, "|" is escaped too (see ``MarkdownDialect``)."""
 
     guards_images = True
 
+    def __init__(self, document: Document, base_url: str | None, *, links: bool = True, pipes: bool = False) -> None:
+        super().__init__(document, base_url, links=links)
+        self._special = _MD_SPECIAL_AND_PIPES if pipes else _MD_SPECIAL
+
     def escape(self, text: str, style: int) -> str:
-        return text if style & CODE else _MD_SPECIAL.sub(r"\\\1", text)
+        return text if style & CODE else self._special.sub(r"\\\1", text)
 
     def separator(self, separator: str, *, verbatim: bool) -> str:
         return MARKDOWN_HARD_BREAK if separator == "\n" else separator
@@ -181,8 +185,8 @@ def _write_run(paragraph: Paragraph, markup: Markup, *, verbatim: bool) -> str:
 
 # Markdown escaping: characters that open markup anywhere in a line, and
 # line starts that would read as a heading, list item, quote or rule.
-# "|" too: a line of pipes and dashes under one of pipes would make a paragraph a GFM table.
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]<|]|&(?=#?\w+;))")  # "&" only where it would start an entity
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<]|&(?=#?\w+;))")  # "&" only where it would start an entity
+_MD_SPECIAL_AND_PIPES = re.compile(r"([\\`*_\[\]<|]|&(?=#?\w+;))")
 MD_LINE_START = re.compile(r"^([-+=#>~])|^(\d{1,9})([.)])(?=\s|$)", re.MULTILINE)
 _MD_URL_UNSAFE = re.compile(r"[\s()<>]")
 _MD_URL_ESCAPED = re.compile(r"(\\|&(?=#?\w+;))")  # as in text, "&" only where it would start an entity

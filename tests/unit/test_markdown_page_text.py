@@ -63,6 +63,10 @@ def test_page_text_of_pipes_and_dashes_is_no_table() -> None:
     assert "| a | b |" in GFM.render(text)
 
 
+def test_a_pipe_in_a_paragraph_of_one_line_needs_no_escape() -> None:
+    assert markdown("<p>Home | News | Sport</p>") == "Home | News | Sport"
+
+
 def test_a_pipe_in_a_grid_cell_stays_in_its_cell_as_text_and_as_code() -> None:
     text = markdown("<table><tr><th>a|b</th><th>h</th></tr><tr><td><code>c|d</code></td><td>e</td></tr></table>")
     rendered = GFM.render(text)
