@@ -19,9 +19,26 @@ def write_html(node: Container | Paragraph, markup: Markup) -> str:
         if node.kind == "pre" and (language := code_language(markup.document, node.elem)):
             inner = f'<code class="language-{language}">{inner}</code>'  # the name is [\w+#.-] only
         return inner if node.bare or node.image is not None else f"<{node.kind}>{inner}</{node.kind}>"
-    inner = "\n".join(write_html(child, markup) for child in node.children)
+    if node.kind == "tr":
+        inner = "\n".join(_cells_with_gaps(node, markup))
+    else:
+        inner = "\n".join(write_html(child, markup) for child in node.children)
     if node.kind == "root":
         return inner
     start = list_start(markup.document, node) if node.kind == "ol" else 1
     opening = f'<ol start="{start}">' if start != 1 else f"<{node.kind}>"
     return f"{opening}{inner}</{node.kind}>"
+
+
+def _cells_with_gaps(row: Container, markup: Markup) -> list[str]:
+    """A row's cells, with an empty ``<td>`` for each column no kept cell fills: values stay under their headers."""
+    nth = markup.document.elem_nth
+    cells: list[str] = []
+    last = 0
+    for child in row.children:
+        column = int(nth[child.elem]) if isinstance(child, Container) and child.kind in ("td", "th") else 0
+        if column > last + 1:
+            cells.extend(["<td></td>"] * (column - last - 1))
+        cells.append(write_html(child, markup))
+        last = column or last
+    return cells

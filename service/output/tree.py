@@ -14,7 +14,7 @@ O(elements) in numpy plus O(paragraphs + significant elements) in Python.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import add
 
@@ -55,6 +55,7 @@ PRE_TAGS = frozenset({"pre", "listing", "xmp", "plaintext"})
 # Items a site's CSS nearly always sets apart (menus of links, button bars):
 # adjacent ones with no white space between them still read as two words.
 ITEM_TAGS = frozenset({"a", "button"})
+SOFT_HYPHEN = "\xad"
 # Deeper container nesting is flattened into the deepest kept level: keeps
 # the serializers' recursion and Markdown indentation bounded.
 MAX_NESTING = 32
@@ -252,6 +253,8 @@ def build_tree(
     in_pre = document.block_in_pre[kept]
     all_texts = document.texts
     texts = [all_texts[i] for i in kept.tolist()]
+    if SOFT_HYPHEN in "".join(texts):  # a break hint, not a character: "extra&shy;ordinary" is one word
+        texts = [text.replace(SOFT_HYPHEN, "") or text for text in texts]
     facts = _ElementFacts(document, inline_markup=inline_markup)
     codes[first] = _SPACED  # not _JOINED while _separate_items looks; a paragraph's first separator is ""
     _separate_items(document.block_elem[kept], texts, codes, in_pre, facts)
@@ -288,7 +291,7 @@ def build_tree(
         start, stop = bounds[number], bounds[number + 1]
         paragraph = Paragraph(leaf, parent.elem == para and parent.kind in bare_kinds, runs, start, stop, None, para)
         if raw is not None and True in raw[start:stop]:
-            _fix_raw_white_space(paragraph, raw)
+            _fix_raw_white_space(paragraph, raw, kept, document.pre_indents)
         parent.children.append(paragraph)
     _place_images(queue, placed, len(document), runs=runs, nodes=nodes, root=root, tags=tags)
     return root
@@ -326,10 +329,13 @@ def _separate_items(
     site's CSS often sets them apart: ``<a>Home</a><a>News</a>`` is a menu and
     ``<span>Old Town</span><span>Ocean Kayak</span>`` a brand and a product
     name; gluing them would invent "HomeNews" and "TownOcean". So a space goes
-    where the leaves meet letter to letter and either belong to different links
+    where the leaves meet letter to letter and belong to two different links
     or buttons, or meet lower case to upper case (a word does not change case
-    there, a drop cap "<span>T</span>he" goes the other way). "<a>link</a>!"
-    still reads "link!"; preformatted text keeps its own white space.
+    there, a drop cap "<span>T</span>he" goes the other way). A link in running
+    text is no such item: "位于<a>中国</a>北部", "ב<a>ירושלים</a>" and
+    "<a>Helsinki</a>ssä" are written without a space, and a space there cut
+    the word. "<a>link</a>!" still reads "link!"; preformatted text keeps its
+    own white space.
     """
     joined = np.flatnonzero((codes == _JOINED) & ~in_pre).tolist()
     candidates = []
@@ -345,7 +351,8 @@ def _separate_items(
     items_before = facts.lookup(elems[at - 1])
     items_after = facts.lookup(elems[at])
     for j, before_info, after_info in zip(candidates, items_before, items_after, strict=True):
-        if before_info[5] != after_info[5]:
+        before_item, after_item = before_info[5], after_info[5]
+        if before_item != after_item and before_item >= 0 and after_item >= 0:
             codes[j] = _SPACED
 
 
@@ -364,18 +371,23 @@ def _open_containers(
     return parent
 
 
-def _fix_raw_white_space(paragraph: Paragraph, raw: list[bool]) -> None:
+def _fix_raw_white_space(paragraph: Paragraph, raw: list[bool], kept: np.ndarray, indents: Mapping[int, str]) -> None:
     """Adjust the leaves whose white space the parser kept raw.
 
-    Inside a <pre> paragraph the leaves carry their own spaces, so a space
-    separator is only kept where the parser stripped the white space (newlines
-    at leaf edges, blank-only nodes: its kind is unknown, one space stands for
-    it). A raw leaf in running text (a <textarea>) is collapsed like the rest.
+    Inside a <pre> paragraph the leaves carry their own spaces, and the indentation that blank nodes
+    left before a leaf (``indents``, by block; ``kept``: the blocks of the runs) is put back in front
+    of it, so a space separator is only kept where the parser stripped the white space (newlines at
+    leaf edges: one space stands for it). A raw leaf in running text (a <textarea>) is collapsed like
+    the rest.
     """
     texts, separators = paragraph.runs.texts, paragraph.runs.separators
     for i in range(paragraph.start, paragraph.stop):
         if paragraph.kind != "pre":
             if raw[i]:
                 texts[i] = " ".join(texts[i].split())
-        elif i > paragraph.start and separators[i] == " " and (texts[i - 1][-1].isspace() or texts[i][0].isspace()):
+            continue
+        indent = indents.get(int(kept[i])) if indents else None
+        if indent:
+            texts[i] = indent + texts[i]
+        if i > paragraph.start and separators[i] == " " and (texts[i - 1][-1].isspace() or texts[i][0].isspace()):
             separators[i] = ""

@@ -225,6 +225,9 @@ def walk(LexborNode root):
     cdef int32_t elem = 0, path = 0, paragraph = 0, context = 0, child_index = 0, elem_index = 0, found
     cdef int depth = 0
     cdef bint pending_space = False, pending_break = False, all_space, any_visible, has_newline
+    cdef str pending_indent = ""  # in a <pre>: the white space of blank nodes since the last line break
+    cdef dict pre_indents = {}
+    cdef Py_ssize_t last_newline
     cdef const unsigned char *data
     cdef Py_ssize_t length, i
     cdef str raw, text, tag, leaf
@@ -270,8 +273,17 @@ def walk(LexborNode root):
                             break
                     if all_space:
                         pending_space = True
-                        if context & _in_pre and has_newline:  # a line break between highlighted spans
-                            pending_break = True
+                        if context & _in_pre and length > 0:  # white space between highlighted spans: an indent
+                            last_newline = length - 1
+                            while last_newline >= 0 and data[last_newline] != 10:
+                                last_newline -= 1
+                            if last_newline >= 0:
+                                pending_break = True
+                                pending_indent = PyUnicode_DecodeASCII(
+                                    <const char *> data + last_newline + 1, length - last_newline - 1, NULL
+                                )
+                            else:
+                                pending_indent = pending_indent + PyUnicode_DecodeASCII(<const char *> data, length, NULL)
                         node = node.next
                         continue
                     if ascii_only(data, length):  # cut on the bytes: what str.strip/split do to ASCII
@@ -281,6 +293,9 @@ def walk(LexborNode root):
                         first_space = _ascii_space[data[0]]
                         last = data[length - 1]
                         if context & _in_pre:
+                            if pending_indent and data[0] != 13 and data[0] != 10:
+                                pre_indents[len(texts)] = pending_indent
+                            pending_indent = ""
                             leaf = _strip_newlines(data, length)
                             flags = context | (pending_space or first_space) | (
                                 pending_break or data[0] == 13 or data[0] == 10
@@ -290,6 +305,7 @@ def walk(LexborNode root):
                             leaf = _collapse(data, length, &buffer)
                             flags = context | (pending_space or first_space) | pending_break << 1
                             pending_break = False
+                            pending_indent = ""
                         texts.append(leaf)
                         _push(&block_chars, len(leaf))  # read now, while the new string is in the cache
                         _push(&block_flags, flags)
@@ -299,8 +315,10 @@ def walk(LexborNode root):
                     raw = PyUnicode_DecodeUTF8(<const char *> data, length, "replace")
                     if not any_visible and raw.isspace():
                         pending_space = True
-                        if context & _in_pre and "\n" in raw:
-                            pending_break = True
+                        if context & _in_pre:
+                            before, newline, after = raw.rpartition("\n")
+                            pending_break = pending_break or bool(newline)
+                            pending_indent = after if newline else pending_indent + before + after
                         node = node.next
                         continue
                     _push(&block_elem, elem)
@@ -309,6 +327,9 @@ def walk(LexborNode root):
                     first = raw[0]
                     last_char = raw[len(raw) - 1]
                     if context & _in_pre:
+                        if pending_indent and first != u"\r" and first != u"\n":
+                            pre_indents[len(texts)] = pending_indent
+                        pending_indent = ""
                         leaf = raw.strip("\r\n")
                         flags = context | (pending_space or first.isspace()) | (
                             pending_break or first == u"\r" or first == u"\n"
@@ -319,6 +340,7 @@ def walk(LexborNode root):
                         leaf = " ".join(text.split()) if "  " in text or not text.isprintable() else text
                         flags = context | (pending_space or first.isspace()) | pending_break << 1
                         pending_break = False
+                        pending_indent = ""
                     texts.append(leaf)
                     _push(&block_chars, len(leaf))
                     _push(&block_flags, flags)
@@ -405,6 +427,7 @@ def walk(LexborNode root):
             flags_array,
             kept,
             recorded.by_name(),
+            pre_indents,
         )
     finally:
         free(stack)

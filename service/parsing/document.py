@@ -10,9 +10,9 @@ derived from the element table on first use and cached.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Protocol
 
@@ -110,6 +110,8 @@ class Document:
     doctype: str = ""
     encoding: str = ""
     source_bytes: int = 0  # size of the page as UTF-8
+    # by block inside a <pre>: the indentation blank nodes left before it, which its text lacks (the renderer's)
+    pre_indents: Mapping[int, str] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.texts)

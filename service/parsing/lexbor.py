@@ -104,6 +104,9 @@ class Columns(NamedTuple):
     # each of RECORDED_ATTRIBUTES, by element, where the element has it ("" where it has no value): every
     # extraction reads them (pruning's regions and hidden subtrees, texrex, readability)
     elem_attributes: dict[str, dict[int, str]]
+    # by block, inside a <pre>: the white space that blank nodes left before it on its line (a highlighter's
+    # indentation, "<span class="w">    </span>"), which its text does not hold; the renderer puts it back
+    pre_indents: dict[int, str]
 
 
 Walk = Callable[[LexborNode], Columns]
@@ -231,6 +234,7 @@ class _Builder:
         self.block_paragraph: list[int] = []
         self.block_flags: list[int] = []
         self.kept: list[LexborNode] = []  # <head>, <script>, <time>, <h1> and <meta> nodes, for the page's markup
+        self.pre_indents: dict[int, str] = {}  # see Columns.pre_indents
         # Every page's RECORDED_ATTRIBUTES are read (regions, hidden subtrees, texrex, readability): cheaper
         # here than by a matcher pass.
         self.elem_attributes: dict[str, dict[int, str]] = {name: {} for name in RECORDED_ATTRIBUTES}
@@ -261,6 +265,8 @@ class _Builder:
         elem = path = paragraph = 0
         context = 0  # _IN_LINK | _IN_PRE | _FLATTENED of the open elements
         pending_space = pending_break = False
+        pending_indent = ""  # in a <pre>: the white space of blank nodes since the last line break
+        pre_indents = self.pre_indents
         child_index = elem_index = depth = 0
         stack: list[tuple] = []
         children = root.iter(True)  # include_text, passed positionally (cheaper in Cython)
@@ -272,13 +278,18 @@ class _Builder:
                     raw = node.text_content
                     if not raw or raw.isspace():
                         pending_space = True
-                        if context & _IN_PRE and raw and "\n" in raw:  # a line break between highlighted spans
-                            pending_break = True
+                        if context & _IN_PRE and raw:  # white space between highlighted spans: an indent
+                            before, newline, after = raw.rpartition("\n")
+                            pending_break = pending_break or bool(newline)
+                            pending_indent = after if newline else pending_indent + before + after
                         continue
                     add_block_elem(elem)
                     add_child(child_index - 1)
                     add_paragraph(paragraph)
                     if context & _IN_PRE:
+                        if pending_indent and raw[0] not in "\r\n":
+                            pre_indents[len(self.texts)] = pending_indent
+                        pending_indent = ""
                         add_text(raw.strip("\r\n"))
                         add_flags(
                             context | (pending_space or raw[0].isspace()) | (pending_break or raw[0] in "\r\n") << 1
@@ -290,6 +301,7 @@ class _Builder:
                         add_text(" ".join(text.split()) if "  " in text or not text.isprintable() else text)
                         add_flags(context | (pending_space or raw[0].isspace()) | pending_break << 1)
                         pending_break = False
+                        pending_indent = ""
                     pending_space = raw[-1].isspace()
                     continue
                 if tag_id in skipped:
@@ -364,6 +376,7 @@ class _Builder:
             block_flags=flags,
             kept=self.kept,
             elem_attributes=self.elem_attributes,
+            pre_indents=self.pre_indents,
         )
 
 
@@ -394,6 +407,7 @@ def _document(
         doctype=doctype,
         encoding=encoding,
         source_bytes=source_bytes,
+        pre_indents=columns.pre_indents,
     )
 
 

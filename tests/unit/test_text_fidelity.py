@@ -1,0 +1,89 @@
+"""The text a reader or an index gets is the text a browser shows: code keeps its indentation, words stay whole,
+values stay under their headers (a probe's finds)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from service.output.formats import RenderOptions, render_html, render_markdown, render_text
+from service.parsing import lexbor
+from service.parsing.lexbor import Walk, parse_html, python_walk
+
+WALKS = [pytest.param(python_walk, id="python")]
+if lexbor.compiled_walk is not None:
+    WALKS.append(pytest.param(lexbor.compiled_walk, id="compiled"))
+
+# What Pygments writes for "def f(x):\n    if x:\n        return 1": white space in spans of its own.
+HIGHLIGHTED = (
+    '<pre><span class="k">def</span><span class="w"> </span><span class="nf">f</span>(x):\n'
+    '<span class="w">    </span><span class="k">if</span> x:\n'
+    '<span class="w">        </span><span class="k">return</span><span class="w">   </span>1\n</pre>'
+)
+CODE = "def f(x):\n    if x:\n        return   1"
+
+
+def rendered(html: str, walk: Walk = lexbor.DEFAULT_WALK) -> tuple[str, str, str]:
+    document = parse_html(html, walk=walk)
+    keep, options = np.ones(len(document), dtype=bool), RenderOptions()
+    return (
+        render_text(document, keep, options),
+        render_markdown(document, keep, options),
+        render_html(document, keep, options),
+    )
+
+
+@pytest.mark.parametrize("walk", WALKS)
+def test_highlighted_code_keeps_its_indentation_in_every_format(walk: Walk) -> None:
+    text, markdown, html = rendered(HIGHLIGHTED, walk)
+    assert text == CODE
+    assert markdown == f"```\n{CODE}\n```"
+    assert html == f"<pre>{CODE}</pre>"
+
+
+@pytest.mark.parametrize("walk", WALKS)
+def test_an_indent_is_the_white_space_after_the_last_line_break_and_never_leaves_the_pre(walk: Walk) -> None:
+    html = "<pre><span>a</span>\n  \n\t<span>b</span><span> </span>\n<span>c</span>  </pre><p><span>d</span></p>"
+    document = parse_html(html, walk=walk)
+    assert document.pre_indents == {1: "\t"}  # "c" starts its line itself; "d" is outside the <pre>
+    assert rendered(html, walk)[0] == "a\n\tb\nc\n\nd"
+
+
+def test_the_indent_changes_no_text_the_models_read() -> None:
+    document = parse_html(HIGHLIGHTED)
+    assert document.texts == ["def", "f", "(x):", "if", " x:", "return", "1"]
+
+
+@pytest.mark.parametrize(
+    ("html", "text"),
+    [
+        ('<p>位于<a href="/cn">中国</a>北部</p>', "位于中国北部"),
+        ('<p>東京は<a href="/jp">日本</a>の首都</p>', "東京は日本の首都"),
+        ('<p>ב<a href="/j">ירושלים</a> היום</p>', "בירושלים היום"),
+        ('<p>Asun <a href="/h">Helsinki</a>ssä.</p>', "Asun Helsinkissä."),
+        ('<p><a href="/a">中国</a><a href="/b">北京</a></p>', "中国 北京"),  # two links: a menu's items
+        ('<nav><a href="/a">Home</a><a href="/b">News</a></nav>', "Home News"),
+    ],
+)
+def test_a_link_in_running_text_is_no_word_break_but_two_links_are_two_items(html: str, text: str) -> None:
+    assert rendered(html)[0] == text
+
+
+def test_an_empty_cell_keeps_the_values_after_it_under_their_headers() -> None:
+    html = (
+        "<table><tr><th>Name</th><th>Gold</th><th>Silver</th></tr>"
+        "<tr><td>Norway</td><td></td><td>3</td></tr><tr><td></td><td>1</td></tr>"
+        "<tr><td>Hidden<ul><li>a list makes the table no grid</li></ul></td></tr></table>"
+    )
+    text, markdown, html_out = rendered(html)
+    assert "Norway |  | 3" in text and "\n | 1" in text
+    assert "Norway |  | 3" in markdown
+    assert "<tr><td>Norway</td>\n<td></td>\n<td>3</td></tr>" in html_out
+    assert "<tr><td></td>\n<td>1</td></tr>" in html_out
+
+
+def test_soft_hyphens_are_break_hints_not_characters() -> None:
+    text, markdown, html = rendered("<p>An extra&shy;ordinary Donau&shy;dampf&shy;schiff here.</p>")
+    for out in (text, markdown, html):
+        assert "extraordinary Donaudampfschiff" in out and "\xad" not in out
+    assert "here" in rendered("<p>A leaf of nothing but one: <b>&shy;</b> here.</p>")[0]  # kept as it is
