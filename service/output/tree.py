@@ -16,10 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from operator import add
 
 import numpy as np
 
+from service.output.word_breaks import BROKEN, JOINED, SPACED, separate_items
 from service.parsing.document import Document
 
 # -- element vocabulary -------------------------------------------------------
@@ -55,7 +57,6 @@ PRE_TAGS = frozenset({"pre", "listing", "xmp", "plaintext"})
 # Items a site's CSS nearly always sets apart (menus of links, button bars):
 # adjacent ones with no white space between them still read as two words.
 ITEM_TAGS = frozenset({"a", "button"})
-SOFT_HYPHEN = "\xad"
 # Deeper container nesting is flattened into the deepest kept level: keeps
 # the serializers' recursion and Markdown indentation bounded.
 MAX_NESTING = 32
@@ -79,7 +80,6 @@ STYLE_BITS: dict[str, int] = {
 
 # What goes between two leaves of a paragraph, by code: nothing, a space, a <br>.
 SEPARATORS = np.array(["", " ", "\n"], dtype=object)
-_JOINED, _SPACED, _BROKEN = 0, 1, 2
 
 
 @dataclass(slots=True)
@@ -247,18 +247,16 @@ def build_tree(
     first = np.flatnonzero(np.diff(np.cumsum(changes)[kept], prepend=-1))
     codes = np.where(
         document.block_break_before[kept],
-        _BROKEN,
-        np.where(document.block_space_before[kept] | (np.diff(kept, prepend=-1) != 1), _SPACED, _JOINED),
+        BROKEN,
+        np.where(document.block_space_before[kept] | (np.diff(kept, prepend=-1) != 1), SPACED, JOINED),
     )
     in_pre = document.block_in_pre[kept]
     all_texts = document.texts
     texts = [all_texts[i] for i in kept.tolist()]
-    if SOFT_HYPHEN in "".join(texts):  # a break hint, not a character: "extra&shy;ordinary" is one word
-        texts = [text.replace(SOFT_HYPHEN, "") or text for text in texts]
     facts = _ElementFacts(document, inline_markup=inline_markup)
-    codes[first] = _SPACED  # not _JOINED while _separate_items looks; a paragraph's first separator is ""
-    _separate_items(document.block_elem[kept], texts, codes, in_pre, facts)
-    codes[first] = _JOINED
+    codes[first] = SPACED  # not JOINED while separate_items looks; a paragraph's first separator is ""
+    separate_items(texts, codes, in_pre, partial(_items, facts, document.block_elem[kept]))
+    codes[first] = JOINED
     separators: list[str] = SEPARATORS[codes].tolist()
     if inline_markup:
         inline = facts.lookup(document.block_elem[kept])
@@ -297,6 +295,11 @@ def build_tree(
     return root
 
 
+def _items(facts: _ElementFacts, elems: np.ndarray, at: np.ndarray) -> list[int]:
+    """The link or button of the leaves at ``at`` (of the leaves whose elements are ``elems``), -1 for none."""
+    return [info[5] for info in facts.lookup(elems[at])]
+
+
 def _place_images(
     queue: list[tuple[Image, tuple[int, ...]]],
     placed: int,
@@ -318,42 +321,6 @@ def _place_images(
 def _container(chain: tuple[int, ...], nodes: dict[int, Container], root: Container, tags: list[str]) -> Container:
     """The innermost container of ``chain``, made (with its missing ancestors) if it was not yet."""
     return (nodes.get(chain[-1]) or _open_containers(chain, nodes, root, tags)) if chain else root
-
-
-def _separate_items(
-    elems: np.ndarray, texts: list[str], codes: np.ndarray, in_pre: np.ndarray, facts: _ElementFacts
-) -> None:
-    """Turn "no white space" into a space where two leaves clearly are separate words.
-
-    A browser glues adjacent inline leaves ("A <b>B</b>C" reads "A BC"), but a
-    site's CSS often sets them apart: ``<a>Home</a><a>News</a>`` is a menu and
-    ``<span>Old Town</span><span>Ocean Kayak</span>`` a brand and a product
-    name; gluing them would invent "HomeNews" and "TownOcean". So a space goes
-    where the leaves meet letter to letter and belong to two different links
-    or buttons, or meet lower case to upper case (a word does not change case
-    there, a drop cap "<span>T</span>he" goes the other way). A link in running
-    text is no such item: "位于<a>中国</a>北部", "ב<a>ירושלים</a>" and
-    "<a>Helsinki</a>ssä" are written without a space, and a space there cut
-    the word. "<a>link</a>!" still reads "link!"; preformatted text keeps its
-    own white space.
-    """
-    joined = np.flatnonzero((codes == _JOINED) & ~in_pre).tolist()
-    candidates = []
-    for j in joined:
-        before, after = texts[j - 1][-1], texts[j][0]
-        if before.islower() and after.isupper():
-            codes[j] = _SPACED
-        elif before.isalnum() and after.isalnum():
-            candidates.append(j)
-    if not candidates:
-        return
-    at = np.asarray(candidates)
-    items_before = facts.lookup(elems[at - 1])
-    items_after = facts.lookup(elems[at])
-    for j, before_info, after_info in zip(candidates, items_before, items_after, strict=True):
-        before_item, after_item = before_info[5], after_info[5]
-        if before_item != after_item and before_item >= 0 and after_item >= 0:
-            codes[j] = _SPACED
 
 
 def _open_containers(

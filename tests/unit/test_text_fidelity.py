@@ -82,8 +82,8 @@ def test_an_empty_cell_keeps_the_values_after_it_under_their_headers() -> None:
     assert "<tr><td></td>\n<td>1</td></tr>" in html_out
 
 
-def test_soft_hyphens_are_break_hints_not_characters() -> None:
-    text, markdown, html = rendered("<p>An extra&shy;ordinary Donau&shy;dampf&shy;schiff here.</p>")
-    for out in (text, markdown, html):
-        assert "extraordinary Donaudampfschiff" in out and "\xad" not in out
-    assert "here" in rendered("<p>A leaf of nothing but one: <b>&shy;</b> here.</p>")[0]  # kept as it is
+def test_soft_hyphens_stay_as_a_browser_copies_them() -> None:
+    # innerText and a copy from the page keep U+00AD, and so does the WCXB gold ("Assis\xadtance"): taking them
+    # out read one train page's words as others (F1 0.99 -> 0.58), so they stay; HTML shows them as break hints
+    text, _, html = rendered("<p>An extra&shy;ordinary day.</p>")
+    assert "extra\xadordinary" in text and "extra\xadordinary" in html
