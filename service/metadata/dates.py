@@ -8,12 +8,13 @@ python-dateutil's parser, which is strict enough to refuse prose.
 from __future__ import annotations
 
 import re
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 from dateutil import parser as dateutil_parser
 
-# Years a page's publication date can fall in (a product number is no date).
-MIN_YEAR, MAX_YEAR = 1990, 2100
+# The first year a page's publication date can fall in (a product number is no date); the last day is tomorrow
+# (a time zone ahead): no page was published or changed after today, whatever date it also names.
+MIN_YEAR = 1990
 # 2025-09-04, 2025/09/04, 2025.09.04: the year first, one separator throughout.
 _ISO = re.compile(r"\s*(\d{4})([-/.])(\d{1,2})\2(\d{1,2})")
 _COMPACT = re.compile(r"\s*(\d{4})(\d{2})(\d{2})(?:T|\b)")  # 20250904 or 20250904T1250
@@ -23,9 +24,29 @@ _URL_DATE = re.compile(r"/((?:19|20)\d{2})[/-](\d{1,2})[/-](\d{1,2})(?:[/-]|$)|/
 _URL_MONTH_NAME = re.compile(r"/((?:19|20)\d{2})/([A-Za-z]{3,9})/(\d{1,2})(?:/|$)")
 _MONTH_ABBREVIATIONS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _MONTH_NUMBERS = {name: i for i, name in enumerate(_MONTH_ABBREVIATIONS, 1)}
-_MONTH_NAME = r"(?P<month>[A-Za-z]{3,9})\.?"
+# Month names in German, French, Spanish, Italian, Portuguese and Dutch, and their usual abbreviations, where
+# the first three letters of an English one do not give them ("März", "6 de mayo", "12 juillet").
+_OTHER_MONTHS = {
+    **dict.fromkeys(["januar", "jänner", "janvier", "janv", "enero", "ene", "gennaio", "gen", "janeiro", "januari"], 1),
+    **dict.fromkeys(["februar", "février", "fevrier", "févr", "fév", "febrero", "febbraio", "fevereiro", "fev"], 2),
+    **dict.fromkeys(["februari"], 2),
+    **dict.fromkeys(["märz", "maerz", "mär", "mrz", "mars", "marzo", "março", "marco", "maart", "mrt"], 3),
+    **dict.fromkeys(["avril", "avr", "abril", "abr", "aprile"], 4),
+    **dict.fromkeys(["mai", "mayo", "maggio", "mag", "maio", "mei"], 5),
+    **dict.fromkeys(["juin", "junio", "giugno", "giu", "junho"], 6),
+    **dict.fromkeys(["juillet", "juil", "julio", "luglio", "lug", "julho"], 7),
+    **dict.fromkeys(["août", "aout", "agosto", "ago", "augustus"], 8),
+    **dict.fromkeys(["septembre", "septiembre", "setiembre", "settembre", "set", "setembro"], 9),
+    **dict.fromkeys(["oktober", "okt", "octobre", "octubre", "ottobre", "ott", "outubro", "out"], 10),
+    **dict.fromkeys(["novembre", "noviembre", "novembro"], 11),
+    **dict.fromkeys(["dezember", "dez", "décembre", "decembre", "déc", "diciembre", "dic", "dicembre", "dezembro"], 12),
+}
+_MONTH_NAME = r"(?P<month>[^\W\d_]{3,10})\.?"
 _MONTH_FIRST = re.compile(rf"\b{_MONTH_NAME}\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<year>\d{{4}})\b")
-_DAY_FIRST = re.compile(rf"\b(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\.?\s+{_MONTH_NAME},?\s+(?P<year>\d{{4}})\b")
+_DAY_FIRST = re.compile(
+    rf"\b(?P<day>\d{{1,2}})(?:st|nd|rd|th|er|º)?\.?\s+(?:de\s+)?{_MONTH_NAME},?\s+(?:de\s+)?(?P<year>\d{{4}})\b"
+)
+_CJK = re.compile(r"(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})")  # 2024年5月6日, 2024년 5월 6일
 # Longest free text handed to the parser: a byline line, not a paragraph.
 MAX_FREE_TEXT = 60
 _HAS_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
@@ -41,7 +62,10 @@ def _day(year: int, month: int, day: int) -> str | None:
         found = date(year, month, day)
     except ValueError:
         return None
-    return found.isoformat() if MIN_YEAR <= year <= MAX_YEAR else None
+    return found.isoformat() if year >= MIN_YEAR and found <= date.today() + ONE_DAY else None
+
+
+ONE_DAY = timedelta(days=1)
 
 
 def iso_day(text: str | None) -> str | None:
@@ -55,10 +79,13 @@ def iso_day(text: str | None) -> str | None:
     if match:
         return _day(int(match.group(1)), int(match.group(2)), int(match.group(3)))
     match = _MONTH_FIRST.search(text) or _DAY_FIRST.search(text)
-    if match:  # "September 4, 2025", "4 Sept. 2025": the usual visible forms, without dateutil
-        month = _MONTH_NUMBERS.get(match.group("month")[:3].lower())
+    if match:  # "September 4, 2025", "4 Sept. 2025", "6. Mai 2024": the usual visible forms, without dateutil
+        month = _month_number(match.group("month"))
         if month:
             return _day(int(match.group("year")), month, int(match.group("day")))
+    match = _CJK.search(text)
+    if match:
+        return _day(int(match.group(1)), int(match.group(2)), int(match.group(3)))
     free = _LEADING_WORDS.sub("", text.strip())
     if len(free) > MAX_FREE_TEXT or not _HAS_YEAR.search(free) or _RELATIVE.search(free):
         return None
@@ -68,7 +95,15 @@ def iso_day(text: str | None) -> str | None:
         )
     except (ValueError, OverflowError):
         return None
+    if str(parsed.year) not in free:  # the parser's default year, where it read the year as something else
+        return None
     return _day(parsed.year, parsed.month, parsed.day)
+
+
+def _month_number(name: str) -> int | None:
+    """The month a name or abbreviation says, in English (its first three letters) or a language of _OTHER_MONTHS."""
+    lowered = name.lower()
+    return _OTHER_MONTHS.get(lowered) or _MONTH_NUMBERS.get(lowered[:3])
 
 
 def day_readings(text: str) -> tuple[str, ...]:

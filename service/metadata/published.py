@@ -90,7 +90,9 @@ def _reckoned_day(clues: DateClues, seen: Visible) -> str | None:
             first = next(seen.iter_days(), None)
             if first is not None and first < shown:
                 shown = first
-    if shown is None and clues.source == JSON_LD and published not in timed:
+    if shown is None and clues.source == JSON_LD and published not in timed and published != in_url:
+        # the first date under the headline, where the page shows no known one; not where the URL confirms
+        # the declared day: a lede's "Starting Jan. 1, 2025, ..." under a "2 hours ago" byline is no byline
         under = seen.day_after(clues.headline)
         shown = next((day for day in under if day in known), under[0] if under else None)
     day = shown or published or (timed[0] if timed else None) or in_url
