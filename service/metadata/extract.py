@@ -27,7 +27,7 @@ from service.metadata.published import HEAD_META, JSON_LD, MICRODATA, DateClues,
 from service.metadata.titles import best_title
 from service.metadata.visible import NOT_A_NAME, Visible
 from service.parsing.document import Document
-from service.parsing.markup import PageMarkup
+from service.parsing.markup import MAX_TEXT_CHARS, PageMarkup
 from service.parsing.urls import readable_url
 
 # <meta> names per field, most trusted first (OpenGraph, Twitter, Dublin Core, Highwire citation_*, CMS ones).
@@ -59,6 +59,7 @@ _BY = re.compile(r"^\s*(?:written\s+by|posted\s+by|by)\s*[:\-]?\s*", re.IGNORECA
 _STARTS_WITH_TAG = re.compile(r"^\s*<[a-zA-Z][^<>]*>")
 _BLOCK_TAG = re.compile(r"</?(?:p|div|br|li|ul|ol|h[1-6]|blockquote|tr|td|th|table)\b[^<>]*>", re.IGNORECASE)
 _TAG = re.compile(r"</?[a-zA-Z][^<>]*>")  # an inline one: "<strong>Mini-SGLang</strong>," keeps its comma close
+_EXTRA_SLASHES = re.compile(r"^(https?:)/{3,}", re.IGNORECASE)
 _BCP47 = re.compile(r"^[a-zA-Z]{2,3}(?:[-_][a-zA-Z0-9]{2,8})*$")
 
 
@@ -316,12 +317,18 @@ def _canonical(markup: PageMarkup, meta: dict[str, list[str]], base: str) -> str
 
 
 def _absolute(href: str, base: str | None) -> str | None:
-    """``href`` resolved against ``base``; None where it is no http(s) URL (or none urllib can read: "http://[")."""
-    if not href:
+    """``href`` resolved against ``base``; None where it is no http(s) URL with a host.
+
+    Also None for one urllib cannot read ("http://["), and for one as long as a value may be
+    (:data:`MAX_TEXT_CHARS`): it may have been cut there, and half a URL is worse than none.
+    """
+    if not href or len(href) >= MAX_TEXT_CHARS:
         return None
     try:
         resolved = urljoin(base, href) if base and not href.startswith(("https://", "http://")) else href
-        return resolved if urlsplit(resolved).scheme in {"http", "https"} else None
+        resolved = _EXTRA_SLASHES.sub(r"\1//", resolved)  # "https:////cdn.example/a.jpg", as browsers read it
+        parts = urlsplit(resolved)
+        return resolved if parts.scheme in {"http", "https"} and parts.hostname else None
     except ValueError:  # an unclosed IPv6 bracket, a bad port: a page's typo must not fail its extraction
         return None
 

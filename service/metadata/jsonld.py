@@ -11,6 +11,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from service.parsing.markup import MAX_TEXT_CHARS
+
 # Main-entity types, best first: what the page is about, before what it is part of.
 ARTICLE_TYPES = frozenset(
     {
@@ -118,7 +120,7 @@ def _walk(data: Any, depth: int = 0) -> Iterator[dict[str, Any]]:
 def text_of(value: Any, depth: int = 0) -> str:
     """A JSON-LD value as text: the string itself, a node's name, or a list's first text ("" deeper than allowed)."""
     if isinstance(value, str):
-        return " ".join(value.split())
+        return " ".join(value[: MAX_TEXT_CHARS * 2].split())[:MAX_TEXT_CHARS]  # as long as a <meta> value may be
     if depth >= MAX_TEXT_DEPTH:
         return ""
     if isinstance(value, dict):

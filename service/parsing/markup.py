@@ -16,8 +16,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-# Longest text kept of one element (a byline, a heading, a microdata value): metadata is short.
-MAX_TEXT_CHARS = 300
+# Longest text kept of one element or value (a byline, a heading, a <meta> content): metadata is short, but a
+# signed CDN image URL runs to a thousand characters and a description to a few hundred; longer is junk, and a
+# value cut there is refused where it is a URL (service.metadata.extract), never returned half.
+MAX_TEXT_CHARS = 2048
 # How many of each repeated thing are kept (a listing page has hundreds of <time> and itemprops).
 MAX_ITEMS = 40
 # The tags whose nodes the walk keeps for :func:`collect_markup`.
