@@ -1,13 +1,14 @@
 """The content tree as semantic HTML, safe to embed.
 
-No attributes but ``href``, an image's ``src``/``alt``, an ``<ol start>`` and a code
-block's ``language-x`` class. Safe to embed: every text is escaped, every element is one this module writes, and
-every URL went through :func:`~service.output.markup.safe_url`.
+No attributes but ``href``, an image's ``src``/``alt``, a list's numbers (``<ol start reversed>``,
+``<li value>``, integers) and a code block's ``language-x`` class. Safe to embed: every text is
+escaped, every element is one this module writes, and every URL went through
+:func:`~service.output.markup.safe_url`.
 """
 
 from __future__ import annotations
 
-from service.output.lists import list_start
+from service.output.lists import item_numbers
 from service.output.markup import Markup, code_language, write_inline
 from service.output.tree import Container, Paragraph
 
@@ -21,13 +22,36 @@ def write_html(node: Container | Paragraph, markup: Markup) -> str:
         return inner if node.bare or node.image is not None else f"<{node.kind}>{inner}</{node.kind}>"
     if node.kind == "tr":
         inner = "\n".join(_cells_with_gaps(node, markup))
+    elif node.kind == "ol":
+        return _ordered_list(node, markup)
     else:
         inner = "\n".join(write_html(child, markup) for child in node.children)
-    if node.kind == "root":
-        return inner
-    start = list_start(markup.document, node) if node.kind == "ol" else 1
-    opening = f'<ol start="{start}">' if start != 1 else f"<{node.kind}>"
-    return f"{opening}{inner}</{node.kind}>"
+    return inner if node.kind == "root" else f"<{node.kind}>{inner}</{node.kind}>"
+
+
+def _ordered_list(node: Container, markup: Markup) -> str:
+    """An ``<ol>`` whose items show the numbers the page shows them with.
+
+    Its ``start`` and ``reversed``, and a ``value`` on each item whose number is not the one before it
+    plus one (minus one reversed): after a dropped item, or where the page set it.
+    """
+    numbers = item_numbers(markup.document, node)
+    backwards = node.elem in markup.document.elem_attribute("reversed", "ol")
+    step = -1 if backwards else 1
+    items = [child for child in node.children if isinstance(child, Container) and child.kind == "li"]
+    first = numbers.get(items[0].elem, 1) if items else 1
+    expected = first
+    parts: list[str] = []
+    for child in node.children:
+        if isinstance(child, Container) and child.kind == "li":
+            number = numbers.get(child.elem, expected)
+            value = f' value="{number}"' if number != expected else ""
+            parts.append(f"<li{value}>" + "\n".join(write_html(c, markup) for c in child.children) + "</li>")
+            expected = number + step
+        else:
+            parts.append(write_html(child, markup))
+    start = f' start="{first}"' if first != (len(numbers) if backwards else 1) else ""
+    return f"<ol{' reversed' if backwards else ''}{start}>" + "\n".join(parts) + "</ol>"
 
 
 def _cells_with_gaps(row: Container, markup: Markup) -> list[str]:

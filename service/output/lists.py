@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
+
 from service.output.dialects import Chunks, LineDialect
 from service.output.tree import Container, Paragraph
 from service.parsing.document import Document
@@ -16,7 +18,7 @@ def list_lines(node: Container, dialect: LineDialect, chunks: Chunks) -> str:
     Markdown does not read it as the previous item's continuation.
     """
     document = dialect.document
-    first = list_start(document, node) - 1 if node.kind == "ol" else None
+    numbers = item_numbers(document, node) if node.kind == "ol" else None
     out: list[str] = []
     after_item = False
     for child in node.children:
@@ -27,9 +29,9 @@ def list_lines(node: Container, dialect: LineDialect, chunks: Chunks) -> str:
         if not isinstance(child, Container) or child.kind != "li":
             out.append("\n".join(chunks([child], dialect)))
             continue
-        # An ordered item's number is its position in the source list, so
-        # dropped items leave the remaining numbers as the reader saw them.
-        marker = dialect.item_marker(None if first is None else first + int(document.elem_nth[child.elem]))
+        # An ordered item's number is the one the page shows it with, so dropped items leave the
+        # remaining numbers as the reader saw them.
+        marker = dialect.item_marker(None if numbers is None else numbers.get(child.elem, 1))
         body = "".join(
             (_gap(part, dialect) if number else "") + "\n".join(chunks([part], dialect))
             for number, part in enumerate(child.children)
@@ -45,16 +47,43 @@ def _gap(node: Container | Paragraph, dialect: LineDialect) -> str:
     return "\n" if isinstance(node, Container) and node.kind == "ul" else dialect.item_gap
 
 
-def list_start(document: Document, node: Container) -> int:
-    """The number of an ordered list's first item: its ``start`` attribute read as browsers read it, else 1.
+def item_numbers(document: Document, node: Container) -> dict[int, int]:
+    """Each ``<li>`` of an ordered list, by element (kept or not), with the number a browser shows it with.
 
-    HTML's rules for integers: white space, a sign and ASCII digits, whatever follows them ignored ("3rd"
-    is 3); a value out of a 32-bit integer's range is none. Python's ``int`` read "1_0" as 10 and "3rd"
-    as nothing.
+    HTML's rules: from ``start`` (by default 1, or the count of items where the list is ``reversed``),
+    one up each item (down where reversed); an item's ``value`` sets its number and those after it.
     """
-    match = _HTML_INTEGER.match(document.elem_attribute("start", "ol").get(node.elem) or "")
-    number = int(match.group(1)) if match else 1
-    return number if -(2**31) <= number < 2**31 else 1
+    items = [
+        int(elem)
+        for elem in np.flatnonzero(document.elem_parent == node.elem).tolist()
+        if document.elem_tag[elem] == "li"
+    ]
+    backwards = node.elem in document.elem_attribute("reversed", "ol")
+    number = list_start(document, node, default=len(items) if backwards else 1)
+    values = document.elem_attribute("value", "li") if items else {}
+    numbers: dict[int, int] = {}
+    for item in items:
+        given = html_integer(values.get(item)) if item in values else None
+        number = number if given is None else given
+        numbers[item] = number
+        number += -1 if backwards else 1
+    return numbers
+
+
+def list_start(document: Document, node: Container, default: int = 1) -> int:
+    """The number of an ordered list's first item: its ``start`` read as browsers read it, else ``default``."""
+    start = html_integer(document.elem_attribute("start", "ol").get(node.elem))
+    return default if start is None else start
+
+
+def html_integer(text: str | None) -> int | None:
+    """``text`` by HTML's rules for integers: white space, a sign and ASCII digits, whatever follows ignored.
+
+    "3rd" is 3; "1_0" is 1 (Python's ``int`` read 10); a value beyond a 32-bit integer is none.
+    """
+    match = _HTML_INTEGER.match(text or "")
+    number = int(match.group(1)) if match else None
+    return number if number is not None and -(2**31) <= number < 2**31 else None
 
 
 _HTML_INTEGER = re.compile(r"[\t\n\f\r ]*([+-]?[0-9]+)")

@@ -87,3 +87,25 @@ def test_soft_hyphens_stay_as_a_browser_copies_them() -> None:
     # out read one train page's words as others (F1 0.99 -> 0.58), so they stay; HTML shows them as break hints
     text, _, html = rendered("<p>An extra&shy;ordinary day.</p>")
     assert "extra\xadordinary" in text and "extra\xadordinary" in html
+
+
+@pytest.mark.parametrize(
+    ("html", "text", "opening"),
+    [
+        ("<ol start=5><li>five<li value=10>ten<li>eleven</ol>", "5. five\n10. ten\n11. eleven", '<ol start="5">'),
+        ("<ol reversed><li>a<li>b<li>c</ol>", "3. a\n2. b\n1. c", "<ol reversed>"),
+        ("<ol><li>a</li><div>loose</div><li>b</li></ol>", "1. a\nloose\n2. b", "<ol>"),  # only items count
+    ],
+)
+def test_list_items_show_the_numbers_the_page_shows(html: str, text: str, opening: str) -> None:
+    rendered_text, _, rendered_html = rendered(html)
+    assert rendered_text == text
+    assert rendered_html.startswith(opening)
+    assert ('<li value="10">' in rendered_html) == ("value=10" in html)
+
+
+def test_an_item_after_a_dropped_one_keeps_its_number_in_html_too() -> None:
+    document = parse_html("<ol><li>a</li><li>b</li><li><nav>menu</nav></li><li>d</li></ol>")
+    keep = np.array([text != "menu" for text in document.texts])
+    assert render_html(document, keep, RenderOptions()) == '<ol><li>a</li>\n<li>b</li>\n<li value="4">d</li></ol>'
+    assert render_text(document, keep, RenderOptions()) == "1. a\n2. b\n4. d"
