@@ -225,7 +225,8 @@ cdef str _text_cleaned(lxb_dom_node_t *root, Buffer *buffer):
 
 
 cdef bint _is_json_ld(lxb_dom_attr_t *type_attr) except -1:
-    return _has_value(type_attr) and _folded(type_attr) == "application/ld+json"
+    """``type="application/ld+json"``, its case aside and parameters aside (``; charset=utf-8``)."""
+    return _has_value(type_attr) and _folded(type_attr).split(";", 1)[0].strip() == "application/ld+json"
 
 
 cdef bint _has_token(lxb_dom_attr_t *attr, const char *word, Py_ssize_t length) noexcept:

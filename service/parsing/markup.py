@@ -20,6 +20,7 @@ from typing import Protocol
 # signed CDN image URL runs to a thousand characters and a description to a few hundred; longer is junk, and a
 # value cut there is refused where it is a URL (service.metadata.extract), never returned half.
 MAX_TEXT_CHARS = 2048
+JSON_LD_TYPE = "application/ld+json"
 # How many of each repeated thing are kept (a listing page has hundreds of <time> and itemprops).
 MAX_ITEMS = 40
 # The tags whose nodes the walk keeps for :func:`collect_markup`.
@@ -186,7 +187,8 @@ def _meta_key(attrs: dict[str, str | None]) -> str | None:
 
 
 def _is_json_ld(attrs: dict[str, str | None]) -> bool:
-    return (attrs.get("type") or "").strip().lower() == "application/ld+json"
+    """``type="application/ld+json"``, its case aside and parameters aside (``; charset=utf-8``)."""
+    return (attrs.get("type") or "").split(";", 1)[0].strip().lower() == JSON_LD_TYPE
 
 
 @dataclass(frozen=True, slots=True)

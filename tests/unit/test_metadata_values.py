@@ -1,11 +1,14 @@
-"""Metadata values whole or not at all: long URLs and keyword lists were cut mid-way, host-less URLs passed."""
+"""Metadata values whole or not at all, and JSON-LD as templates write it (a probe's finds)."""
 
 from __future__ import annotations
 
 import json
 
 import pytest
+from selectolax.lexbor import LexborHTMLParser
 
+from service.parsing import markup
+from service.parsing.lexbor import python_walk
 from service.parsing.markup import MAX_TEXT_CHARS
 
 from support.metadata_pages import metadata_of_page
@@ -43,3 +46,34 @@ def test_a_json_ld_value_is_no_longer_than_a_meta_value() -> None:
     ld = {"@type": "Article", "headline": "A headline", "description": "word " * 50_000}
     description = metadata_of_page(f'<script type="application/ld+json">{json.dumps(ld)}</script>').description
     assert description is not None and len(description) <= MAX_TEXT_CHARS
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        '{"@type": "NewsArticle", "headline": "A headline", "datePublished": "2024-05-06",}',  # a trailing comma
+        '<!--\n{"@type": "NewsArticle", "headline": "A headline", "datePublished": "2024-05-06"}\n//-->',
+        '/*<![CDATA[*/{"@type": "NewsArticle", /* the story */ "headline": "A headline", '
+        '"datePublished": "2024-05-06"}/*]]>*/',
+        '{"@type": "NewsArticle", // the story\n "headline": "A headline", "datePublished": "2024-05-06"}',
+    ],
+)
+def test_json_ld_as_hand_edited_templates_write_it_is_read(script: str) -> None:
+    metadata = metadata_of_page(f'<script type="application/ld+json">{script}</script>')
+    assert (metadata.title, metadata.date_published) == ("A headline", "2024-05-06")
+
+
+def test_a_string_that_holds_comment_marks_is_read_as_written() -> None:
+    ld = '{"@type": "NewsArticle", "headline": "Why // and /* */ matter", "url": "https://example.com/a",}'
+    assert metadata_of_page(f'<script type="application/ld+json">{ld}</script>').title == "Why // and /* */ matter"
+
+
+@pytest.mark.parametrize("reader", ["python", "compiled"])
+def test_a_json_ld_type_with_parameters_is_json_ld_whichever_reader_ran(reader: str) -> None:
+    collect = markup.python_collect_markup if reader == "python" else markup.compiled_collect_markup
+    if collect is None:
+        pytest.skip("the compiled markup reader is not built (make build-ext)")
+    html = '<html><head><script type="Application/LD+JSON; charset=utf-8">{"@type": "Article"}</script></head></html>'
+    tree = LexborHTMLParser(html)
+    assert tree.root is not None
+    assert collect(python_walk(tree.root).kept).json_ld == ('{"@type": "Article"}',)
