@@ -92,7 +92,9 @@ def extract_metadata(document: Document, url: str | None = None, ld: JsonLd | No
         ),
         author=author,
         date_published=published,
-        date_modified=modified,
+        # a page is not changed before it is published: an earlier "modified" is a template's stale value
+        # (11 dev pages; where their gold has a publication date, ours is it)
+        date_modified=None if modified and published and modified < published else modified,
         site_name=site_name,
         language=_language(document.lang, meta, main),
         description=_plain(repaired_text(_first(meta, DESCRIPTION_META) or _ld_text(main, "description"))) or None,

@@ -57,3 +57,11 @@ def test_a_lede_date_gives_way_to_the_declared_day_the_url_confirms() -> None:
     assert metadata_of_page(head, body, url).date_published == "2024-05-06"
     # without the URL's word on it, the date under the headline is still taken for the byline's
     assert metadata_of_page(head, body, "https://example.com/news/parks").date_published == "2025-01-01"
+
+
+def test_a_modification_before_the_publication_is_left_out() -> None:
+    head = '<meta property="article:published_time" content="2024-05-06T10:00:00Z">'
+    stale = head + '<meta property="article:modified_time" content="2019-01-01T10:00:00Z">'
+    assert (metadata_of_page(stale).date_published, metadata_of_page(stale).date_modified) == ("2024-05-06", None)
+    later = head + '<meta property="article:modified_time" content="2024-06-01T10:00:00Z">'
+    assert metadata_of_page(later).date_modified == "2024-06-01"
