@@ -15,9 +15,11 @@ import sys
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from selectolax.lexbor import LexborHTMLParser
 
 from service import parsing
 from service.parsing import markup
+from service.parsing.lexbor import python_walk
 from service.parsing.markup import MAX_TEXT_CHARS, PageMarkup
 
 from support.fuzz_pages import fuzz_corpus
@@ -121,19 +123,27 @@ def test_the_compiled_reader_reads_the_fields() -> None:
     )
 
 
-@pytest.mark.parametrize("reader", ["python", "compiled"])
-def test_a_heading_reads_a_break_as_a_space_and_its_style_as_nothing(reader: str) -> None:
-    from selectolax.lexbor import LexborHTMLParser  # noqa: PLC0415 - a tree for the reader, as the walk keeps it
-
-    from service.parsing.lexbor import python_walk  # noqa: PLC0415
-
+def read_by(reader: str, html: str) -> PageMarkup:
+    """What one reader ("python" or "compiled") reads off the nodes the walk keeps of ``html``."""
     read = markup.python_collect_markup if reader == "python" else markup.compiled_collect_markup
     if read is None:
         pytest.skip("compiled markup reader not built (make build-ext)")
-    heading = "<h1><style>.css-1a{cursor:pointer}</style>Top Programs of 2025 (US)<br>Your Guide to <b>the</b><br>Best"
-    tree = LexborHTMLParser(heading + "<script>var x = 1;</script></h1><h1><br></h1>")
+    tree = LexborHTMLParser(html)
     assert tree.root is not None
-    assert read(python_walk(tree.root).kept).headings == ("Top Programs of 2025 (US) Your Guide to the Best",)
+    return read(python_walk(tree.root).kept)
+
+
+@pytest.mark.parametrize("reader", ["python", "compiled"])
+def test_a_heading_reads_a_break_as_a_space_and_its_style_as_nothing(reader: str) -> None:
+    heading = "<h1><style>.css-1a{cursor:pointer}</style>Top Programs of 2025 (US)<br>Your Guide to <b>the</b><br>Best"
+    read = read_by(reader, heading + "<script>var x = 1;</script></h1><h1><br></h1>")
+    assert read.headings == ("Top Programs of 2025 (US) Your Guide to the Best",)
+
+
+@pytest.mark.parametrize("reader", ["python", "compiled"])
+def test_a_json_ld_type_with_parameters_is_json_ld(reader: str) -> None:
+    html = '<html><head><script type="Application/LD+JSON; charset=utf-8">{"@type": "Article"}</script></head></html>'
+    assert read_by(reader, html).json_ld == ('{"@type": "Article"}',)
 
 
 def test_without_the_compiled_reader_the_python_reader_serves(monkeypatch: pytest.MonkeyPatch) -> None:

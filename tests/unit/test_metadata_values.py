@@ -5,10 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from selectolax.lexbor import LexborHTMLParser
 
-from service.parsing import markup
-from service.parsing.lexbor import python_walk
 from service.parsing.markup import MAX_TEXT_CHARS
 
 from support.metadata_pages import metadata_of_page
@@ -66,14 +63,3 @@ def test_json_ld_as_hand_edited_templates_write_it_is_read(script: str) -> None:
 def test_a_string_that_holds_comment_marks_is_read_as_written() -> None:
     ld = '{"@type": "NewsArticle", "headline": "Why // and /* */ matter", "url": "https://example.com/a",}'
     assert metadata_of_page(f'<script type="application/ld+json">{ld}</script>').title == "Why // and /* */ matter"
-
-
-@pytest.mark.parametrize("reader", ["python", "compiled"])
-def test_a_json_ld_type_with_parameters_is_json_ld_whichever_reader_ran(reader: str) -> None:
-    collect = markup.python_collect_markup if reader == "python" else markup.compiled_collect_markup
-    if collect is None:
-        pytest.skip("the compiled markup reader is not built (make build-ext)")
-    html = '<html><head><script type="Application/LD+JSON; charset=utf-8">{"@type": "Article"}</script></head></html>'
-    tree = LexborHTMLParser(html)
-    assert tree.root is not None
-    assert collect(python_walk(tree.root).kept).json_ld == ('{"@type": "Article"}',)
