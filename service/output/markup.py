@@ -102,17 +102,26 @@ class MarkdownMarkup(Markup):
         return MARKDOWN_HARD_BREAK if separator == "\n" else separator
 
     def style(self, text: str, style: int) -> str:
+        lead = trail = ""
         if style & CODE:
             text = text.replace(MARKDOWN_HARD_BREAK, " ")  # a code span holds no break: its backslash would show
             longest = max((len(run) for run in BACKTICK_RUNS.findall(text)), default=0)
             fence = "`" * (longest + 1)
             pad = " " if text.startswith("`") or text.endswith("`") else ""
             text = f"{fence}{pad}{text}{pad}{fence}"
+        elif style & (EMPHASIS | STRONG):
+            # CommonMark opens "*" before punctuation only after white space or punctuation (and closes after it
+            # likewise): 'a*"quoted"*b' shows its asterisks. The punctuation at the edges goes outside instead.
+            edges = _EDGE_PUNCTUATION.fullmatch(text)
+            if edges is not None:
+                lead, text, trail = edges.groups()
+            if not text:
+                return lead + trail
         if style & EMPHASIS:
             text = f"*{text}*"
         if style & STRONG:
             text = f"**{text}**"
-        return text
+        return lead + text + trail
 
     def link(self, text: str, href: str) -> str:
         return f"[{text}]({markdown_destination(href)})"
@@ -191,6 +200,8 @@ MD_LINE_START = re.compile(r"^([-+=#>~])|^(\d{1,9})([.)])(?=\s|$)", re.MULTILINE
 _MD_URL_UNSAFE = re.compile(r"[\s()<>]")
 _MD_URL_ESCAPED = re.compile(r"(\\|&(?=#?\w+;))")  # as in text, "&" only where it would start an entity
 BACKTICK_RUNS = re.compile(r"`+")
+# A styled text's punctuation (an escape is one piece: "\\[") at its start and end, and what is between.
+_EDGE_PUNCTUATION = re.compile(r"((?:\\.|[^\w\s\\])*)(.*?)((?:\\.|[^\w\s\\])*)", re.DOTALL)
 
 
 def escape_line_start(match: re.Match[str]) -> str:

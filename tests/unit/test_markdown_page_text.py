@@ -121,3 +121,17 @@ def test_front_matter_is_yaml_that_reads_back_the_value_and_no_renderer_reads_ht
     assert yaml.safe_load(block[4:-5]) == {"title": value, "tags": [value, "x"]}
     assert not [token for token in UNCHECKED.parse(block) if token.type.startswith("html")]
     assert not [token for token in inline_tokens(block, UNCHECKED) if token.type.startswith("html")]
+
+
+@pytest.mark.parametrize(
+    ("html", "rendered"),
+    [
+        ('<p>a<em>"quoted"</em>b</p>', "<p>a&quot;<em>quoted</em>&quot;b</p>"),
+        ("<p>x<strong>(p)</strong>y</p>", "<p>x(<strong>p</strong>)y</p>"),
+        ("<p><strong>Note:</strong>text</p>", "<p><strong>Note</strong>:text</p>"),
+        ("<p>x<em>!!!</em>y</p>", "<p>x!!!y</p>"),  # nothing but punctuation: no emphasis to show
+        ("<p><b>plain bold</b> and <i>it</i>.</p>", "<p><strong>plain bold</strong> and <em>it</em>.</p>"),
+    ],
+)
+def test_emphasis_beside_punctuation_renders_with_no_stray_asterisks(html: str, rendered: str) -> None:
+    assert GFM.render(markdown(html)).strip() == rendered
