@@ -12,9 +12,9 @@ from datetime import date, datetime, timedelta
 
 from dateutil import parser as dateutil_parser
 
-# The first year a page's publication date can fall in (a product number is no date); the last day is tomorrow
-# (a time zone ahead): no page was published or changed after today, whatever date it also names.
-MIN_YEAR = 1990
+# Years a page's publication date can fall in (a product number is no date). A day after tomorrow is read
+# here as the page writes it; the metadata it is returned in leaves it out (service.metadata.extract).
+MIN_YEAR, MAX_YEAR = 1990, 2100
 # 2025-09-04, 2025/09/04, 2025.09.04: the year first, one separator throughout.
 _ISO = re.compile(r"\s*(\d{4})([-/.])(\d{1,2})\2(\d{1,2})")
 _COMPACT = re.compile(r"\s*(\d{4})(\d{2})(\d{2})(?:T|\b)")  # 20250904 or 20250904T1250
@@ -62,10 +62,12 @@ def _day(year: int, month: int, day: int) -> str | None:
         found = date(year, month, day)
     except ValueError:
         return None
-    return found.isoformat() if year >= MIN_YEAR and found <= date.today() + ONE_DAY else None
+    return found.isoformat() if MIN_YEAR <= year <= MAX_YEAR else None
 
 
-ONE_DAY = timedelta(days=1)
+def after_tomorrow(day: str | None) -> bool:
+    """Whether ``day`` (``YYYY-MM-DD``) comes after tomorrow: no page was published or changed then."""
+    return day is not None and day > (date.today() + timedelta(days=1)).isoformat()
 
 
 def iso_day(text: str | None) -> str | None:

@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
-from service.metadata.dates import iso_day
+from service.metadata.dates import after_tomorrow, iso_day
 from service.metadata.fields import Metadata
 from service.metadata.jsonld import ORGANIZATION_TYPES, JsonLd, node_types, parse_json_ld, text_of
 from service.metadata.mojibake import repaired_text
@@ -92,9 +92,7 @@ def extract_metadata(document: Document, url: str | None = None, ld: JsonLd | No
         ),
         author=author,
         date_published=published,
-        # a page is not changed before it is published: an earlier "modified" is a template's stale value
-        # (11 dev pages; where their gold has a publication date, ours is it)
-        date_modified=None if modified and published and modified < published else modified,
+        date_modified=modified,
         site_name=site_name,
         language=_language(document.lang, meta, main),
         description=_plain(repaired_text(_first(meta, DESCRIPTION_META) or _ld_text(main, "description"))) or None,
@@ -316,6 +314,23 @@ def _ld_image(ld: JsonLd, main: dict[str, Any]) -> str:
 def _canonical(markup: PageMarkup, meta: dict[str, list[str]], base: str) -> str | None:
     href = next((h for rel, h in markup.links if "canonical" in rel.split()), "") or _first(meta, ("og:url",))
     return _absolute(href, base)
+
+
+def without_impossible_dates(metadata: Metadata) -> Metadata:
+    """``metadata`` without a date after tomorrow, nor a ``date_modified`` before its ``date_published``.
+
+    No page was published or changed after today (a meta's 2099-01-01, an event's "until June 30, 2099"
+    on an undated page); and a page is not changed before it is published: the earlier one is a
+    template's stale value (11 dev pages; where their gold has a publication date, ours is it). Applied
+    after the page type is read, whose model was fitted on the dates as the rules read them.
+    """
+    published = None if after_tomorrow(metadata.date_published) else metadata.date_published
+    modified = None if after_tomorrow(metadata.date_modified) else metadata.date_modified
+    if modified and published and modified < published:
+        modified = None
+    if (published, modified) == (metadata.date_published, metadata.date_modified):
+        return metadata
+    return replace(metadata, date_published=published, date_modified=modified)
 
 
 def _absolute(href: str, base: str | None) -> str | None:

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from service.metadata.extract import declared_only, extract_metadata
+from service.metadata.extract import declared_only, extract_metadata, without_impossible_dates
 from service.metadata.fields import ARTICLE, COLLECTION, LISTING, PRODUCT, SERVICE, Metadata
 from service.metadata.jsonld import parse_json_ld
 from service.metadata.page_type import PageTypeModel, load_page_type_model, page_type_features, page_words
@@ -43,7 +43,7 @@ class MetadataReader:
         ld = parse_json_ld(document.markup.json_ld)
         metadata = extract_metadata(document, url, ld)
         if self.page_type is None:
-            return metadata, {}
+            return without_impossible_dates(metadata), {}
         ld_types = ld.types()
         features = page_type_features(document, metadata, ld_types, url)
         words = page_words(document, metadata, ld_types, url)
@@ -54,7 +54,7 @@ class MetadataReader:
         unlike_article = probabilities[self.page_type.classes.index(ARTICLE)] < MAY_BE_ARTICLE
         if page_type in UNDATED_TYPES and unlike_article and (typed.date_published or typed.author):
             typed = declared_only(typed, document, ld)
-        return typed, dict(zip(self.page_type.classes, probabilities.tolist(), strict=True))
+        return without_impossible_dates(typed), dict(zip(self.page_type.classes, probabilities.tolist(), strict=True))
 
 
 def load_metadata_reader(store: ModelStore) -> MetadataReader:
