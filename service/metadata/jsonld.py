@@ -7,7 +7,6 @@ lxml (several milliseconds a page) for what the service already holds as strings
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -79,8 +78,9 @@ def parse_json_ld(scripts: Sequence[str]) -> JsonLd:
     for script in scripts:
         if len(script) > MAX_SCRIPT_CHARS:
             continue
-        data = _loaded(_unwrap(script))
-        if data is None:
+        try:
+            data = json.loads(_unwrap(script), strict=False)  # raw line breaks in strings, as browsers take
+        except (ValueError, RecursionError):  # RecursionError: arrays or objects nested some thousand deep
             continue
         nodes.extend(_walk(data))
         if len(nodes) > MAX_NODES:
@@ -88,29 +88,6 @@ def parse_json_ld(scripts: Sequence[str]) -> JsonLd:
     by_id = {str(node["@id"]): node for node in nodes if "@id" in node and len(node) > 2}
     kept = tuple(nodes[:MAX_NODES])
     return JsonLd(kept, by_id, tuple(node_types(node) for node in kept))
-
-
-def _loaded(text: str) -> Any:
-    """The script's JSON, else the same read leniently; None where neither parses.
-
-    Hand-edited templates write comments, trailing commas and stray wrappers; they are dropped only
-    where the JSON does not parse as it is, so valid JSON costs nothing more.
-    """
-    for attempt in (text, None):
-        try:  # strict=False: raw line breaks in strings, as browsers take them
-            return json.loads(attempt if attempt is not None else _RELAXED.sub(_kept_string, text), strict=False)
-        except (ValueError, RecursionError):  # RecursionError: arrays or objects nested some thousand deep
-            continue
-    return None
-
-
-# A JSON string (kept as it is), or what a lenient reader drops outside strings: // and /* */ comments,
-# a comma before a closing bracket, an HTML comment's or CDATA's marks ("<!-- ... //-->", "/*<![CDATA[*/").
-_RELAXED = re.compile(r'("(?:\\.|[^"\\])*")|//[^\n]*|/\*.*?\*/|,(?=\s*[}\]])|<!--|-->|<!\[CDATA\[|\]\]>', re.S)
-
-
-def _kept_string(match: re.Match[str]) -> str:
-    return match.group(1) or ""
 
 
 def _unwrap(script: str) -> str:
