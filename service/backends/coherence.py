@@ -15,6 +15,7 @@ from dataclasses import replace
 import numpy as np
 
 from service.backends.base import BlockLabels
+from service.features.hidden import unseen_blocks
 from service.features.per_document import per_document
 from service.features.units import count_units, paragraph_units
 from service.parsing.document import Document
@@ -32,25 +33,50 @@ def leaf_weights(document: Document) -> np.ndarray:
 
 
 def whole_paragraphs(document: Document, labels: BlockLabels) -> BlockLabels:
-    """``labels`` with every paragraph kept or dropped whole (scores unchanged)."""
+    """``labels`` with every paragraph kept or dropped whole (scores unchanged).
+
+    A leaf no reader sees inside a paragraph one does (:func:`unseen_in_view`) takes no part and is
+    dropped: "Hel<span hidden>xx</span>lo" reads "Hello".
+    """
     if len(document) == 0:
         return labels
     units = paragraph_units(document)
-    weights = leaf_weights(document)
+    unseen = unseen_in_view(document)
+    weights = leaf_weights(document) * ~unseen
     total = np.bincount(units, weights=weights, minlength=count_units(units))
     kept = np.bincount(units, weights=weights * labels.labels, minlength=len(total))
     unit_keeps = (2 * kept >= total) & (total > 0)
     # A paragraph of white space alone keeps what the backend said.
-    verdict = np.where(total[units] > 0, unit_keeps[units], labels.labels)
+    verdict = np.where(total[units] > 0, unit_keeps[units], labels.labels) & ~unseen
     return replace(labels, labels=verdict)
 
 
+@per_document
+def unseen_in_view(document: Document) -> np.ndarray:
+    """Leaves no reader sees (``display:none``, ``hidden``, ...) in a paragraph whose other text one does (read-only).
+
+    Anti-scraping junk, a structured-data date inside a byline, the rest of a "read more" paragraph:
+    the paragraph a reader sees is without them. A paragraph hidden whole (a closed tab) is no such
+    case: the models decide it.
+    """
+    unseen = unseen_blocks(document)
+    if unseen.any():
+        units = paragraph_units(document)
+        seen = np.bincount(units, weights=leaf_weights(document) * ~unseen, minlength=count_units(units))
+        unseen = unseen & (seen[units] > 0)
+    unseen.flags.writeable = False
+    return unseen
+
+
 def cut_paragraphs(document: Document, keep: np.ndarray) -> int:
-    """How many paragraphs are partly kept and partly dropped (leaves of white space alone not counted)."""
+    """How many paragraphs are partly kept and partly dropped.
+
+    Leaves of white space alone are not counted, nor those no reader sees in a paragraph one does.
+    """
     if len(document) == 0:
         return 0
     units = paragraph_units(document)
-    weighted = leaf_weights(document) > 0
+    weighted = (leaf_weights(document) > 0) & ~unseen_in_view(document)
     n = count_units(units)
     kept = np.bincount(units[weighted & keep], minlength=n)
     dropped = np.bincount(units[weighted & ~keep], minlength=n)

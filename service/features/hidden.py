@@ -35,17 +35,37 @@ def hiding_elements(document: Document) -> np.ndarray:
 
     Once per page: pruning's hidden blocks and the readable score both read it.
     """
+    hides = invisible_elements(document).copy()
+    for elem, value in document.elem_attribute("aria-hidden").items():
+        hides[elem] |= value.strip().lower() == "true"
+    hides.flags.writeable = False
+    return hides
+
+
+@per_document
+def invisible_elements(document: Document) -> np.ndarray:
+    """Whether each element hides itself from the eye (bool per element, read-only): ``aria-hidden`` aside.
+
+    ``aria-hidden="true"`` hides from a screen reader only: its text is on the screen (an icon's label,
+    a "5 min read" a screen reader gets in other words).
+    """
     hides = np.zeros(len(document.elem_tag), dtype=bool)
     for elem in document.elem_attribute("hidden"):
         hides[elem] = True
-    for elem, value in document.elem_attribute("aria-hidden").items():
-        hides[elem] |= value.strip().lower() == "true"
     for elem, style in document.elem_attribute("style").items():
         lowered = style.lower()
         if ("none" in lowered or "hidden" in lowered) and _HIDING_STYLE.search(style):
             hides[elem] = True
     hides.flags.writeable = False
     return hides
+
+
+@per_document
+def unseen_blocks(document: Document) -> np.ndarray:
+    """Whether each block sits where no reader sees it (:func:`invisible_elements`; bool per block, read-only)."""
+    unseen = document.blocks_within(invisible_elements(document))
+    unseen.flags.writeable = False
+    return unseen
 
 
 @per_document

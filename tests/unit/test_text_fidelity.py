@@ -109,3 +109,20 @@ def test_an_item_after_a_dropped_one_keeps_its_number_in_html_too() -> None:
     keep = np.array([text != "menu" for text in document.texts])
     assert render_html(document, keep, RenderOptions()) == '<ol><li>a</li>\n<li>b</li>\n<li value="4">d</li></ol>'
     assert render_text(document, keep, RenderOptions()) == "1. a\n2. b\n4. d"
+
+
+def test_text_no_reader_sees_inside_a_paragraph_one_does_is_left_out_and_cuts_nothing() -> None:
+    from service.backends.base import BlockLabels  # noqa: PLC0415 - the pipeline's last stage, on labels
+    from service.backends.coherence import cut_paragraphs, whole_paragraphs  # noqa: PLC0415
+
+    html = (
+        '<p>By Jane Doe <span style="display:none">2019-11-13T23:06:00+01:00</span> in Vienna, '
+        '<span aria-hidden="true">five minutes</span> of reading.</p>'
+        "<div hidden><p>A closed tab, hidden whole: the backend decides it.</p></div>"
+    )
+    document = parse_html(html)
+    kept = whole_paragraphs(document, BlockLabels(np.ones(len(document), np.float32), np.ones(len(document), bool)))
+    text = render_text(document, kept.labels, RenderOptions())
+    assert "2019" not in text and "five minutes" in text  # aria-hidden text is on the screen
+    assert "A closed tab" in text
+    assert cut_paragraphs(document, kept.labels) == 0
