@@ -35,14 +35,15 @@ def leaf_weights(document: Document) -> np.ndarray:
 def whole_paragraphs(document: Document, labels: BlockLabels) -> BlockLabels:
     """``labels`` with every paragraph kept or dropped whole (scores unchanged).
 
-    A leaf no reader sees inside a paragraph one does (:func:`unseen_in_view`) takes no part and is
-    dropped: "Hel<span hidden>xx</span>lo" reads "Hello".
+    A leaf no reader sees inside a paragraph one does (:func:`unseen_in_view`) votes, as it always did,
+    but is dropped whatever the verdict: "Hel<span hidden>xx</span>lo" reads "Hel lo". (Left out of the
+    vote, it let teaser items whose hidden summaries the backend dropped come back: Dragnet R803.)
     """
     if len(document) == 0:
         return labels
     units = paragraph_units(document)
     unseen = unseen_in_view(document)
-    weights = leaf_weights(document) * ~unseen
+    weights = leaf_weights(document)
     total = np.bincount(units, weights=weights, minlength=count_units(units))
     kept = np.bincount(units, weights=weights * labels.labels, minlength=len(total))
     unit_keeps = (2 * kept >= total) & (total > 0)
