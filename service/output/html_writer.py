@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from service.output.lists import item_numbers
 from service.output.markup import Markup, code_language, write_inline
+from service.output.tables import with_gaps
 from service.output.tree import Container, Paragraph
 
 
@@ -57,12 +58,11 @@ def _ordered_list(node: Container, markup: Markup) -> str:
 def _cells_with_gaps(row: Container, markup: Markup) -> list[str]:
     """A row's cells, with an empty ``<td>`` for each column no kept cell fills: values stay under their headers."""
     nth = markup.document.elem_nth
-    cells: list[str] = []
-    last = 0
-    for child in row.children:
-        column = int(nth[child.elem]) if isinstance(child, Container) and child.kind in ("td", "th") else 0
-        if column > last + 1:
-            cells.extend(["<td></td>"] * (column - last - 1))
-        cells.append(write_html(child, markup))
-        last = column or last
-    return cells
+    cells = [
+        (
+            int(nth[child.elem]) if isinstance(child, Container) and child.kind in ("td", "th") else 0,
+            write_html(child, markup),
+        )
+        for child in row.children
+    ]
+    return with_gaps(cells, "<td></td>")

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TypeVar
+
 from service.output.dialects import PARAGRAPH_GAP, Chunks, LineDialect
 from service.output.tree import Container, Paragraph
 
 CELL_SEPARATOR = " | "
+T = TypeVar("T")
 
 
 def table_lines(node: Container, dialect: LineDialect, chunks: Chunks) -> str:
@@ -35,22 +39,22 @@ def table_lines(node: Container, dialect: LineDialect, chunks: Chunks) -> str:
         rows.append(row)
     grid = dialect.grid(rows) if simple and rows else None
     if grid is None:
-        lines = [dialect.escape_line_starts(CELL_SEPARATOR.join(with_gaps(row))) for row in rows]
+        lines = [dialect.escape_line_starts(CELL_SEPARATOR.join(with_gaps(row, ""))) for row in rows]
         grid = dialect.row_separator.join(lines)
     return PARAGRAPH_GAP.join([*before, grid]) if before else grid
 
 
-def with_gaps(row: list[tuple[int, str]]) -> list[str]:
-    """A row's texts with an empty one for every column no kept cell fills (``column`` 0: no cell, in order).
+def with_gaps(row: Sequence[tuple[int, T]], empty: T) -> list[T]:
+    """A row's cells with ``empty`` for every column no kept cell fills (``column`` 0: no cell, in order).
 
     An empty or dropped cell left out moved the values after it one column left: "Norway | 3 | 5"
-    under "Name | Gold | Silver | Bronze" read 3 gold medals.
+    under "Name | Gold | Silver | Bronze" read 3 gold medals. The text layouts and the HTML writer fill alike.
     """
-    texts: list[str] = []
+    cells: list[T] = []
     last = 0
-    for column, text in row:
+    for column, cell in row:
         if column > last + 1:
-            texts.extend([""] * (column - last - 1))
-        texts.append(text)
+            cells.extend([empty] * (column - last - 1))
+        cells.append(cell)
         last = column or last
-    return texts
+    return cells
