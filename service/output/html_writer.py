@@ -37,22 +37,21 @@ def _ordered_list(node: Container, markup: Markup) -> str:
     plus one (minus one reversed): after a dropped item, or where the page set it.
     """
     numbers = item_numbers(markup.document, node)
-    backwards = node.elem in markup.document.elem_attribute("reversed", "ol")
-    step = -1 if backwards else 1
+    step = -1 if numbers.backwards else 1
     items = [child for child in node.children if isinstance(child, Container) and child.kind == "li"]
-    first = numbers.get(items[0].elem, 1) if items else 1
+    first = numbers.by_item.get(items[0].elem, 1) if items else 1
     expected = first
     parts: list[str] = []
     for child in node.children:
         if isinstance(child, Container) and child.kind == "li":
-            number = numbers.get(child.elem, expected)
+            number = numbers.by_item.get(child.elem, expected)
             value = f' value="{number}"' if number != expected else ""
             parts.append(f"<li{value}>" + "\n".join(write_html(c, markup) for c in child.children) + "</li>")
             expected = number + step
         else:
             parts.append(write_html(child, markup))
-    start = f' start="{first}"' if first != (len(numbers) if backwards else 1) else ""
-    return f"<ol{' reversed' if backwards else ''}{start}>" + "\n".join(parts) + "</ol>"
+    start = f' start="{first}"' if first != numbers.default_start else ""
+    return f"<ol{' reversed' if numbers.backwards else ''}{start}>" + "\n".join(parts) + "</ol>"
 
 
 def _cells_with_gaps(row: Container, markup: Markup) -> list[str]:

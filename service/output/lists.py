@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 import numpy as np
 
@@ -31,7 +32,7 @@ def list_lines(node: Container, dialect: LineDialect, chunks: Chunks) -> str:
             continue
         # An ordered item's number is the one the page shows it with, so dropped items leave the
         # remaining numbers as the reader saw them.
-        marker = dialect.item_marker(None if numbers is None else numbers.get(child.elem, 1))
+        marker = dialect.item_marker(None if numbers is None else numbers.by_item.get(child.elem, 1))
         body = "".join(
             (_gap(part, dialect) if number else "") + "\n".join(chunks([part], dialect))
             for number, part in enumerate(child.children)
@@ -47,7 +48,15 @@ def _gap(node: Container | Paragraph, dialect: LineDialect) -> str:
     return "\n" if isinstance(node, Container) and node.kind == "ul" else dialect.item_gap
 
 
-def item_numbers(document: Document, node: Container) -> dict[int, int]:
+class ItemNumbers(NamedTuple):
+    """An ordered list's numbering as a browser shows it."""
+
+    by_item: dict[int, int]  # each <li> element (kept or not): its number
+    backwards: bool  # the list is ``reversed``: each item one less than the one before
+    default_start: int  # the first number without a ``start``: 1, or the count of items where reversed
+
+
+def item_numbers(document: Document, node: Container) -> ItemNumbers:
     """Each ``<li>`` of an ordered list, by element (kept or not), with the number a browser shows it with.
 
     HTML's rules: from ``start`` (by default 1, or the count of items where the list is ``reversed``),
@@ -59,7 +68,8 @@ def item_numbers(document: Document, node: Container) -> dict[int, int]:
         if document.elem_tag[elem] == "li"
     ]
     backwards = node.elem in document.elem_attribute("reversed", "ol")
-    number = list_start(document, node, default=len(items) if backwards else 1)
+    default_start = len(items) if backwards else 1
+    number = list_start(document, node, default=default_start)
     values = document.elem_attribute("value", "li") if items else {}
     numbers: dict[int, int] = {}
     for item in items:
@@ -67,7 +77,7 @@ def item_numbers(document: Document, node: Container) -> dict[int, int]:
         number = number if given is None else given
         numbers[item] = number
         number += -1 if backwards else 1
-    return numbers
+    return ItemNumbers(numbers, backwards, default_start)
 
 
 def list_start(document: Document, node: Container, default: int = 1) -> int:
