@@ -108,6 +108,7 @@ class MarkdownDialect(LineDialect):
         # A paragraph of several lines also escapes "|": there a line of pipes and dashes under a line of
         # pipes would be a GFM table. One line cannot be ("Home | News" stays as written).
         self.lines_markup = MarkdownMarkup(document, base_url, links=links, pipes=True)
+        self.lines_markup.hrefs = self.markup.hrefs  # one cache of resolved links for both
         self.grids = True
 
     def in_cell(self) -> LineDialect:
