@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
@@ -80,22 +81,24 @@ def _shifted(
     return whole_paragraphs(document, shift_labels(labels, shift)).labels
 
 
-def _shifted_on_articles(
-    document: Document, labels: BlockLabels, shift: float, page_type: str | None, article: float | None
+def _shifted_where(
+    document: Document,
+    labels: BlockLabels,
+    shift: float,
+    page_type: str | None,
+    article: float | None,
+    *,
+    shifted: Callable[[str | None], bool],
 ) -> np.ndarray:
-    on_page = shift if page_type == ARTICLE else 0.0
+    """The last stage's labels, the threshold moved by ``shift`` on the pages whose type ``shifted`` names."""
+    on_page = shift if shifted(page_type) else 0.0
     return final_labels(
         document, labels, on_page, include_comments=None, page_type=page_type, article_probability=article
     ).labels
 
 
-def _shifted_on_others(
-    document: Document, labels: BlockLabels, shift: float, page_type: str | None, article: float | None
-) -> np.ndarray:
-    on_page = shift if page_type not in (None, ARTICLE) else 0.0
-    return final_labels(
-        document, labels, on_page, include_comments=None, page_type=page_type, article_probability=article
-    ).labels
+_shifted_on_articles: Keep = partial(_shifted_where, shifted=lambda page_type: page_type == ARTICLE)
+_shifted_on_others: Keep = partial(_shifted_where, shifted=lambda page_type: page_type not in (None, ARTICLE))
 
 
 def _sweep(
