@@ -136,7 +136,8 @@ def _add_http_arguments(parser: argparse.ArgumentParser) -> None:
 def _system(name: str) -> Callable[[bytes], object]:
     """Bytes -> result callable for one system name."""
     if name in (PARSE_FLOOR, PARSE_PYTHON_FLOOR):
-        from service.parsing.lexbor import parse_html, python_walk  # noqa: PLC0415 - each child imports its system
+        from service.parsing.lexbor import parse_html  # noqa: PLC0415 - each child imports its system
+        from service.parsing.walk import python_walk  # noqa: PLC0415
 
         return parse_html if name == PARSE_FLOOR else lambda page: parse_html(page, walk=python_walk)
     if name.startswith("peer:"):

@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""The block walk of :mod:`service.parsing.lexbor` in C: the same columns, read off Lexbor's nodes directly.
+"""The block walk of :mod:`service.parsing.walk` in C: the same columns, read off Lexbor's nodes directly.
 
 The Python walk pays for a ``LexborNode`` object and two property calls per node;
 here a node is a ``lxb_dom_node_t`` pointer and its tag id, type and text are
@@ -196,7 +196,7 @@ cdef inline void _record_names(lxb_dom_node_t *node, int32_t elem, _Recorded rec
 
 
 def walk(LexborNode root):
-    """The Python walk's columns for the tree under ``root`` (see ``_Builder.walk``), as one tuple.
+    """The Python walk's columns for the tree under ``root`` (see ``service.parsing.walk.Builder.walk``), as one tuple.
 
     (elem_tag, elem_parent, elem_nth, elem_path, elem_address, path_parent, path_tag,
     texts, block_chars, block_elem, block_child, block_paragraph, block_flags, kept, elem_attributes)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from service.parsing import lexbor
+from service.parsing import walk
 
 # Pieces malformed pages are made of: unclosed and stray tags, what the walk treats specially
 # (pre, a, br, skipped subtrees, comments, doctypes, custom elements), white space of every kind
@@ -80,6 +80,6 @@ def fuzz_page(rng: random.Random) -> bytes:
         else:
             parts.append(rng.choice(_TEXTS).encode())
     if rng.random() < 0.1:  # deeper than MAX_DEPTH in inline elements (block ones are flattened before parsing)
-        depth = lexbor.MAX_DEPTH + rng.randint(-3, 40)
+        depth = walk.MAX_DEPTH + rng.randint(-3, 40)
         parts.insert(rng.randrange(len(parts) + 1), b"<span>" * depth + b"deep <b>text</b>" + b"</span>" * depth)
     return b"".join(parts)

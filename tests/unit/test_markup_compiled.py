@@ -19,8 +19,8 @@ from selectolax.lexbor import LexborHTMLParser
 
 from service import parsing
 from service.parsing import markup
-from service.parsing.lexbor import python_walk
 from service.parsing.markup import MAX_TEXT_CHARS, PageMarkup
+from service.parsing.walk import python_walk
 
 from support.fuzz_pages import fuzz_corpus
 from support.markup_readers import assert_markup_read_alike, compiled_markup
@@ -101,7 +101,7 @@ def test_the_compiled_reader_serves_by_default() -> None:
 def test_the_compiled_reader_reads_the_fields() -> None:
     from selectolax.lexbor import LexborHTMLParser  # noqa: PLC0415 - a tree for the reader, as the walk keeps it
 
-    from service.parsing.lexbor import python_walk  # noqa: PLC0415
+    from service.parsing.walk import python_walk  # noqa: PLC0415
 
     html = (
         "<head><title> A  title </title><meta property='OG:Type' content=' article '>"

@@ -6,8 +6,9 @@ import pytest
 from selectolax.lexbor import LexborHTMLParser
 
 from service.parsing import attributes, lexbor
-from service.parsing.lexbor import parse_html, python_walk
+from service.parsing.lexbor import parse_html
 from service.parsing.markup import AuthorMarks, collect_author_marks
+from service.parsing.walk import python_walk
 
 from support.metadata_pages import BODY, page
 

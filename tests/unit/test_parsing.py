@@ -13,8 +13,9 @@ from selectolax.lexbor import LexborHTMLParser
 from service.parsing import lexbor
 from service.parsing.attributes import RECORDED_ATTRIBUTES
 from service.parsing.document import Document
-from service.parsing.lexbor import MAX_DEPTH, parse_html
+from service.parsing.lexbor import parse_html
 from service.parsing.nesting import MAX_BLOCK_NESTING, flatten_deep_nesting
+from service.parsing.walk import MAX_DEPTH, python_walk
 
 
 def texts(html: str | bytes, **kwargs: str) -> list[str]:
@@ -262,7 +263,7 @@ RECORDED_PAGE = (
 def test_the_walk_records_the_attributes_every_extraction_reads(walk: str) -> None:
     if walk == "compiled" and lexbor.compiled_walk is None:
         pytest.skip("compiled walk not built (make build-ext)")
-    doc = parse_html(RECORDED_PAGE, walk=lexbor.compiled_walk if walk == "compiled" else lexbor.python_walk)
+    doc = parse_html(RECORDED_PAGE, walk=lexbor.compiled_walk if walk == "compiled" else python_walk)
     div, p, span = (doc.elem_tag.index(tag) for tag in ("div", "p", "span"))
     assert doc.elem_attribute("role") == {div: "Main", p: ""}  # values as written, names in any case
     assert doc.elem_attribute("hidden") == {div: "", p: "until-found"}

@@ -8,7 +8,8 @@ import pytest
 
 from service.output.formats import RenderOptions, render_html, render_markdown, render_text
 from service.parsing import lexbor
-from service.parsing.lexbor import Walk, parse_html, python_walk
+from service.parsing.lexbor import parse_html
+from service.parsing.walk import Walk, python_walk
 
 WALKS = [pytest.param(python_walk, id="python")]
 if lexbor.compiled_walk is not None:

@@ -17,7 +17,8 @@ from selectolax.lexbor import LexborHTMLParser
 
 from service.parsing import lexbor
 from service.parsing.decode import to_utf8
-from service.parsing.lexbor import parse_html, python_walk
+from service.parsing.lexbor import parse_html
+from service.parsing.walk import python_walk
 
 from support.fuzz_pages import fuzz_corpus
 from support.walks import assert_walks_agree, compiled
