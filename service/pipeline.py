@@ -27,7 +27,7 @@ from service.parsing.budget import PageBudget
 from service.parsing.document import Document, Locator
 from service.parsing.lexbor import parse_html
 from service.parsing.page_check import check_page
-from service.parsing.urls import readable_url
+from service.parsing.urls import document_base_url
 from service.settings import DEFAULT_BACKEND, Settings
 
 DEFAULT_OPTIONS = Options()
@@ -187,7 +187,7 @@ def finish(
     )
     keep = labels.labels
     title = metadata.title or document.title  # the response's, the heading's and the front matter's
-    chosen = render_options(title, backend, options, url, metadata)
+    chosen = render_options(title, backend, options, url, metadata, base_href=document.markup.base_href)
     text = render_text(document, keep, chosen)
     content = text if options.format == TEXT else output_format(options.format).render(document, keep, chosen)
     stages = {**timings, "render": elapsed_ms(started)}  # timings: the earlier stages' (parse, metadata, classify)
@@ -258,11 +258,14 @@ def _decided(
 
 
 def render_options(
-    title: str, backend: Backend, options: Options, url: str | None, metadata: Metadata
+    title: str, backend: Backend, options: Options, url: str | None, metadata: Metadata, *, base_href: str
 ) -> RenderOptions:
-    """What the renderers are asked for: the caller's choices, with the page's ``title`` and front matter."""
+    """What the renderers are asked for: the caller's choices, with the page's ``title`` and front matter.
+
+    Links and images resolve against the page's ``<base href>`` (``base_href``) read against ``url``.
+    """
     return RenderOptions(
-        base_url=readable_url(url),  # one urllib cannot read resolves nothing
+        base_url=document_base_url(url, base_href),  # a URL urllib cannot read resolves nothing
         links=options.include_links,
         images=options.include_images,
         tables=options.include_tables,

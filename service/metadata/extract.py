@@ -28,7 +28,7 @@ from service.metadata.titles import best_title
 from service.metadata.visible import NOT_A_NAME, Visible
 from service.parsing.document import Document
 from service.parsing.markup import MAX_TEXT_CHARS, PageMarkup
-from service.parsing.urls import readable_url
+from service.parsing.urls import document_base_url, readable_url
 
 # <meta> names per field, most trusted first (OpenGraph, Twitter, Dublin Core, Highwire citation_*, CMS ones).
 TITLE_META = ("og:title", "twitter:title", "citation_title", "dc.title", "parsely-title")
@@ -73,7 +73,7 @@ def extract_metadata(document: Document, url: str | None = None, ld: JsonLd | No
     meta = _meta_index(markup)
     ld = ld if ld is not None else parse_json_ld(markup.json_ld)
     main = ld.main() or {}
-    base = url or ""
+    base = document_base_url(url, markup.base_href) or ""  # what the page's relative URLs resolve against
     site_name = _site_name(meta, ld)
     lines = "\n".join(document.texts)  # the page's text, a block a line: joined once, searched in C
     seen = Visible(lines)
@@ -88,7 +88,7 @@ def extract_metadata(document: Document, url: str | None = None, ld: JsonLd | No
             page_title=markup.title,
             headings=markup.headings,
             site_name=site_name,
-            home=urlsplit(base).path in {"", "/"},
+            home=urlsplit(url or "").path in {"", "/"},
         ),
         author=author,
         date_published=published,

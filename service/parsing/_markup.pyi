@@ -17,4 +17,5 @@ def read_markup(
     tuple[tuple[str, str], ...],
     tuple[str, ...],
     tuple[tuple[str, str], ...],
+    str,
 ]: ...

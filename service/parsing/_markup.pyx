@@ -38,6 +38,7 @@ cdef extern from "lexbor/tag/const.h":
     cdef uintptr_t LXB_TAG_META
     cdef uintptr_t LXB_TAG_LINK
     cdef uintptr_t LXB_TAG_TITLE
+    cdef uintptr_t LXB_TAG_BASE
     cdef uintptr_t LXB_TAG_SCRIPT
     cdef uintptr_t LXB_TAG_TIME
     cdef uintptr_t LXB_TAG_H1
@@ -261,7 +262,9 @@ cdef str _meta_key(lxb_dom_attr_t **found):
     return ""
 
 
-cdef void _read_head(lxb_dom_node_t *head, list meta, list links, list json_ld, list title, Buffer *buffer) except *:
+cdef void _read_head(
+    lxb_dom_node_t *head, list meta, list links, list json_ld, list title, list base, Buffer *buffer
+) except *:
     """What the Python reader's matcher pass over ``<head>`` reads, in document order."""
     cdef lxb_dom_attr_t *found[NAMES]
     cdef lxb_dom_node_t *node = head.first_child
@@ -270,7 +273,7 @@ cdef void _read_head(lxb_dom_node_t *head, list meta, list links, list json_ld, 
     while node != NULL:
         if node.type == LXB_DOM_NODE_TYPE_ELEMENT:
             tag = node.local_name
-            if tag == LXB_TAG_META or tag == LXB_TAG_LINK or tag == LXB_TAG_SCRIPT:
+            if tag == LXB_TAG_META or tag == LXB_TAG_LINK or tag == LXB_TAG_SCRIPT or tag == LXB_TAG_BASE:
                 _attributes(node, found)
             if tag == LXB_TAG_META and found[CONTENT] != NULL:
                 key = _meta_key(found)
@@ -286,6 +289,8 @@ cdef void _read_head(lxb_dom_node_t *head, list meta, list links, list json_ld, 
                     title[0] = _text_cleaned(node, buffer)
             elif tag == LXB_TAG_SCRIPT and found[TYPE] != NULL and _is_json_ld(found[TYPE]):
                 json_ld.append(_text_str(node, buffer))
+            elif tag == LXB_TAG_BASE and found[HREF] != NULL and base[0] is None:
+                base[0] = _value(found[HREF]).strip()
         node = _next_under(node, head)
 
 
@@ -297,11 +302,12 @@ cdef void _add_item_date(list found, lxb_dom_attr_t **attributes, int value_name
 
 
 def read_markup(kept):
-    """(title, meta, links, json_ld, times, headings, item_dates) of the walk's ``kept`` nodes, as the Python reader."""
+    """PageMarkup's fields (title, meta, ..., base_href) of the walk's ``kept`` nodes, as the Python reader reads them."""
     if _clean is None:
         raise RuntimeError("configure() the compiled markup reader first")
     cdef list meta = [], links = [], json_ld = [], times = [], headings = [], item_dates = []
     cdef list title = [""]
+    cdef list base = [None]
     cdef lxb_dom_attr_t *found[NAMES]
     cdef lxb_dom_node_t *node
     cdef uintptr_t tag
@@ -313,7 +319,7 @@ def read_markup(kept):
             node = (<LexborNode?> item).node
             tag = node.local_name
             if tag == LXB_TAG_HEAD:
-                _read_head(node, meta, links, json_ld, title, &buffer)
+                _read_head(node, meta, links, json_ld, title, base, &buffer)
             elif tag == LXB_TAG_SCRIPT:
                 _attributes(node, found)
                 if _is_json_ld(found[TYPE]):
@@ -331,4 +337,7 @@ def read_markup(kept):
                     headings.append(text)
     finally:
         free(buffer.data)
-    return title[0], tuple(meta), tuple(links), tuple(json_ld), tuple(times), tuple(headings), tuple(item_dates)
+    return (
+        title[0], tuple(meta), tuple(links), tuple(json_ld), tuple(times), tuple(headings), tuple(item_dates),
+        base[0] or "",
+    )

@@ -34,7 +34,9 @@ _BYLINE_CLASS_WORDS = ("author", "byline", "Author", "username", "postuser", "cr
 AUTHOR_ATTRIBUTES = ("itemprop", "rel")  # an element whose attribute of these is "author" names the page's author
 _AUTHOR_ATTRIBUTES_SELECTOR = ", ".join(f'[{name}="author"]' for name in AUTHOR_ATTRIBUTES)
 # (a script without a type is never JSON-LD: the matcher leaves it out)
-_HEAD_SELECTOR = 'meta[content], link[rel~="canonical" i][href], link[rel~="author" i][href], title, script[type]'
+_HEAD_SELECTOR = (
+    'meta[content], link[rel~="canonical" i][href], link[rel~="author" i][href], title, script[type], base[href]'
+)
 # The attributes that name a <meta>, in the order they are read.
 _META_KEYS = ("property", "name", "itemprop", "http-equiv")
 # Attributes that carry a microdata value instead of the element's text.
@@ -74,6 +76,8 @@ class PageMarkup:
     times: tuple[tuple[str, str], ...] = ()  # (datetime attribute, text) of every <time>
     headings: tuple[str, ...] = ()  # the text of every <h1>
     item_dates: tuple[tuple[str, str], ...] = ()  # (itemprop lower-cased, value) of body <meta>/<time> dates
+    # the href of the head's first <base href> (HTML reads only the first); relative links resolve against it
+    base_href: str = ""
 
 
 def heading_text(node: MarkupNode) -> str:
@@ -111,6 +115,7 @@ def python_collect_markup(kept: Iterable[MarkupNode]) -> PageMarkup:
     headings: list[str] = []
     item_dates: list[tuple[str, str]] = []
     title = ""
+    base_href: str | None = None
     for node in kept:  # attributes read only where they are used: a dict is built per read
         tag = node.tag
         if tag == "head":  # one matcher pass over the head, its nodes told apart by tag
@@ -128,6 +133,8 @@ def python_collect_markup(kept: Iterable[MarkupNode]) -> PageMarkup:
                     links.append((rel.strip().lower(), href.strip()))
                 elif child_tag == "title":
                     title = title or _clean(child.text())
+                elif child_tag == "base":
+                    base_href = (child.attributes.get("href") or "").strip() if base_href is None else base_href
                 elif _is_json_ld(child.attributes):
                     json_ld.append(child.text())
         elif tag == "script":
@@ -145,7 +152,7 @@ def python_collect_markup(kept: Iterable[MarkupNode]) -> PageMarkup:
                 headings.append(text)
     return PageMarkup(
         title=title, meta=tuple(meta), links=tuple(links), json_ld=tuple(json_ld), times=tuple(times),
-        headings=tuple(headings), item_dates=tuple(item_dates),
+        headings=tuple(headings), item_dates=tuple(item_dates), base_href=base_href or "",
     )  # fmt: skip
 
 
@@ -162,8 +169,7 @@ def _load_compiled_markup() -> MarkupReader | None:
     read = _markup.read_markup
 
     def compiled_collect_markup(kept: Sequence[MarkupNode]) -> PageMarkup:
-        title, meta, links, json_ld, times, headings, item_dates = read(kept)
-        return PageMarkup(title, meta, links, json_ld, times, headings, item_dates)
+        return PageMarkup(*read(kept))
 
     return compiled_collect_markup
 

@@ -29,3 +29,18 @@ def joined_url(base: str | None, url: str) -> str:
         return urljoin(base, url)
     except ValueError:
         return ""
+
+
+def document_base_url(page_url: str | None, base_href: str) -> str | None:
+    """What the page's relative URLs resolve against: its ``<base href>`` read against ``page_url``, else ``page_url``.
+
+    HTML's document base URL. A base that resolves to no http(s) URL with a host (a relative one on a page
+    given without its URL, ``javascript:``, ``data:``, a typo) is passed over: the page's URL serves.
+    """
+    page_url = readable_url(page_url)
+    base = joined_url(page_url, base_href) if base_href else ""
+    try:
+        parts = urlsplit(base)
+        return base if parts.scheme in {"http", "https"} and parts.hostname else page_url
+    except ValueError:  # "http://[": the join passes what it cannot read when there was nothing to join to
+        return page_url

@@ -30,6 +30,9 @@ _TAGS = [
     "head",
     "meta name=author content=A",
     "link rel=canonical href=/c",
+    "base href=/b/",
+    "base href",
+    "base target=_top",
 ]
 _SKIPPED = [
     "script",
