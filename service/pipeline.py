@@ -13,7 +13,7 @@ from functools import cache, cached_property, partial
 from typing import Any
 
 from service.backends.base import WARM_UP_PAGE, Backend, BlockLabels
-from service.backends.coherence import whole_paragraphs
+from service.backends.coherence import unseen_in_view, whole_paragraphs
 from service.backends.favor import decision_shift, shift_labels
 from service.backends.pruning import instead_of_nothing, prune_boilerplate
 from service.backends.registry import BackendRegistry, default_registry
@@ -187,7 +187,7 @@ def finish(
     )
     keep = labels.labels
     title = metadata.title or document.title  # the response's, the heading's and the front matter's
-    chosen = render_options(title, backend, options, url, metadata, base_href=document.markup.base_href)
+    chosen = render_options(title, backend, options, url, metadata, document=document)
     text = render_text(document, keep, chosen)
     content = text if options.format == TEXT else output_format(options.format).render(document, keep, chosen)
     stages = {**timings, "render": elapsed_ms(started)}  # timings: the earlier stages' (parse, metadata, classify)
@@ -258,19 +258,20 @@ def _decided(
 
 
 def render_options(
-    title: str, backend: Backend, options: Options, url: str | None, metadata: Metadata, *, base_href: str
+    title: str, backend: Backend, options: Options, url: str | None, metadata: Metadata, *, document: Document
 ) -> RenderOptions:
     """What the renderers are asked for: the caller's choices, with the page's ``title`` and front matter.
 
-    Links and images resolve against the page's ``<base href>`` (``base_href``) read against ``url``.
+    Links and images resolve against the ``document``'s ``<base href>`` read against ``url``.
     """
     return RenderOptions(
-        base_url=document_base_url(url, base_href),  # a URL urllib cannot read resolves nothing
+        base_url=document_base_url(url, document.markup.base_href),  # a URL urllib cannot read resolves nothing
         links=options.include_links,
         images=options.include_images,
         tables=options.include_tables,
         title=title if options.include_title else None,
         front_matter=front_matter_fields(title, metadata, url, backend.name) if options.front_matter else None,
+        unseen=unseen_in_view(document),
     )
 
 

@@ -36,8 +36,9 @@ def whole_paragraphs(document: Document, labels: BlockLabels) -> BlockLabels:
     """``labels`` with every paragraph kept or dropped whole (scores unchanged).
 
     A leaf no reader sees inside a paragraph one does (:func:`unseen_in_view`) votes, as it always did,
-    but is dropped whatever the verdict: "Hel<span hidden>xx</span>lo" reads "Hel lo". (Left out of the
-    vote, it let teaser items whose hidden summaries the backend dropped come back: Dragnet R803.)
+    but is dropped whatever the verdict ("Hel<span hidden>xx</span>lo": the renderer joins "Hello", as the
+    page's white space says). (Left out of the vote, it let teaser items whose hidden summaries the
+    backend dropped come back: Dragnet R803.)
     """
     if len(document) == 0:
         return labels

@@ -43,6 +43,9 @@ class RenderOptions:
     tables: bool = True
     title: str | None = None  # put first as a heading (unless a kept heading says it already)
     front_matter: Mapping[str, str | Sequence[str]] | None = None  # markdown: these fields as YAML front matter
+    # the leaves no reader sees that were dropped inside paragraphs one does (bool per block; the pipeline's
+    # whole_paragraphs drops them): the kept text on both sides of them joins as the page's white space says
+    unseen: np.ndarray | None = None
 
 
 DEFAULTS = RenderOptions()
@@ -51,7 +54,7 @@ DEFAULTS = RenderOptions()
 def content_tree(document: Document, keep: np.ndarray, options: RenderOptions, *, markup: bool = True) -> Container:
     """The tree every format writes, with the caller's choices applied."""
     images = kept_images(document, keep, options.base_url) if markup and options.images else ()
-    root = build_tree(document, keep, inline_markup=markup, images=images)
+    root = build_tree(document, keep, inline_markup=markup, images=images, unseen=options.unseen)
     if not options.tables:
         without_tables(root)
     if options.title:

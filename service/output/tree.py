@@ -219,14 +219,41 @@ class _ElementFacts:
         return chain, last_kind, leaf, link, style, item
 
 
+def _separator_codes(document: Document, keep: np.ndarray, kept: np.ndarray, unseen: np.ndarray | None) -> np.ndarray:
+    """How each kept leaf follows the kept one before it: BROKEN, SPACED or JOINED.
+
+    Its own white space and line break, and a space for dropped text between them; dropped leaves no
+    reader sees (``unseen``) are no such text: the white space and breaks around them count instead.
+    """
+    spaced = document.block_space_before[kept] | (np.diff(kept, prepend=-1) != 1)
+    broken = document.block_break_before[kept].copy()
+    if unseen is not None and spaced.size:
+        previous = np.concatenate(([-1], kept[:-1]))
+        seen_dropped = np.concatenate(([0], np.cumsum(~keep & ~unseen)))  # [i]: those before leaf i
+        hidden_gap = (kept - previous > 1) & (seen_dropped[kept] == seen_dropped[previous + 1])
+        if hidden_gap.any():
+            spaces = np.concatenate(([0], np.cumsum(document.block_space_before)))  # [i + 1]: up to leaf i
+            breaks = np.concatenate(([0], np.cumsum(document.block_break_before)))
+            spaced[hidden_gap] = (spaces[kept + 1] - spaces[previous + 1] > 0)[hidden_gap]
+            broken[hidden_gap] = (breaks[kept + 1] - breaks[previous + 1] > 0)[hidden_gap]
+    return np.where(broken, BROKEN, np.where(spaced, SPACED, JOINED))
+
+
 def build_tree(
-    document: Document, keep: np.ndarray, *, inline_markup: bool = True, images: Sequence[Image] = ()
+    document: Document,
+    keep: np.ndarray,
+    *,
+    inline_markup: bool = True,
+    images: Sequence[Image] = (),
+    unseen: np.ndarray | None = None,
 ) -> Container:
     """Build the container tree of the kept blocks: the one structure every format serializes.
 
     Consecutive leaves with the same nearest block-level ancestor form one
     paragraph; a kept leaf after dropped ones in the same paragraph joins it
-    with a space, so dropping a word never glues its neighbours. Per-leaf
+    with a space, so dropping a word never glues its neighbours; but where
+    only ``unseen`` leaves were dropped between them (text no reader sees:
+    "Hel<span hidden>xx</span>lo"), as the page's white space says. Per-leaf
     work is columnar (numpy, one list each); Python loops once per paragraph.
     ``inline_markup=False`` leaves links and styles out (plain text needs
     neither, and they are the only per-leaf element look-ups). ``images``, in
@@ -245,11 +272,7 @@ def build_tree(
     changes = np.zeros(len(document), dtype=np.int64)
     np.not_equal(paragraph_of[1:], paragraph_of[:-1], out=changes[1:], casting="unsafe")
     first = np.flatnonzero(np.diff(np.cumsum(changes)[kept], prepend=-1))
-    codes = np.where(
-        document.block_break_before[kept],
-        BROKEN,
-        np.where(document.block_space_before[kept] | (np.diff(kept, prepend=-1) != 1), SPACED, JOINED),
-    )
+    codes = _separator_codes(document, keep, kept, unseen)
     in_pre = document.block_in_pre[kept]
     all_texts = document.texts
     texts = [all_texts[i] for i in kept.tolist()]

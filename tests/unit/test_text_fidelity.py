@@ -127,3 +127,38 @@ def test_text_no_reader_sees_inside_a_paragraph_one_does_is_left_out_and_cuts_no
     assert "2019" not in text and "five minutes" in text  # aria-hidden text is on the screen
     assert "A closed tab" in text
     assert cut_paragraphs(document, kept.labels) == 0
+
+
+HIDDEN_INSIDE_A_WORD = [
+    ('Hel<span style="display:none">xx</span>lo world', "Hello world"),  # anti-scraping junk inside a word
+    ("Hel<span hidden>xx</span><span hidden>yy</span>lo world", "Hello world"),
+    ("Hel <span hidden>xx</span>lo world", "Hel lo world"),  # the page's own space stays
+    ("Hel<span hidden>xx</span> lo world", "Hel lo world"),
+    ("Line one<br><span hidden>xx</span>line two", "Line one\nline two"),  # and its line break
+]
+
+
+@pytest.mark.parametrize(("inner", "shown"), HIDDEN_INSIDE_A_WORD)
+@pytest.mark.parametrize("output", ["text", "markdown", "html"])
+def test_text_no_reader_sees_leaves_its_neighbours_as_the_page_shows_them(inner: str, shown: str, output: str) -> None:
+    from service.backends.registry import BackendRegistry  # noqa: PLC0415
+    from service.options import Options  # noqa: PLC0415
+    from service.pipeline import Extractor  # noqa: PLC0415 - the whole pipeline: whole_paragraphs, then render
+
+    from support.backends import KeepAllBackend  # noqa: PLC0415
+
+    registry = BackendRegistry()
+    registry.register("keep_all", KeepAllBackend)
+    result = Extractor(registry, default_backend="keep_all").extract(
+        f"<article><p>{inner}, and more of the sentence.</p></article>", options=Options(format=output)
+    )
+    expected = {"text": shown, "markdown": shown.replace("\n", "\\\n"), "html": shown.replace("\n", "<br>")}[output]
+    assert expected + ", and more" in result.content
+
+
+def test_a_dropped_word_a_reader_sees_still_leaves_a_space() -> None:
+    document = parse_html('<p>Check out the<a href="/tv">Live tv schedule</a>for MLS</p>')  # no white space
+    keep = np.array([text != "Live tv schedule" for text in document.texts])
+    unseen = np.zeros(len(document), dtype=bool)
+    assert render_text(document, keep, RenderOptions(unseen=unseen)) == "Check out the for MLS"
+    assert render_text(document, keep, RenderOptions(unseen=~keep)) == "Check out thefor MLS"  # as if hidden
