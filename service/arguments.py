@@ -1,10 +1,12 @@
-"""Argument types the commands share (every entry point: the CLI's, eval's, training's)."""
+"""Argument types the commands share (every entry point: the CLI's, eval's, training's), and their exit codes."""
 
 from __future__ import annotations
 
 import argparse
 import os
 from pathlib import Path
+
+INTERRUPTED_EXIT = 130  # Ctrl-C: 128 + SIGINT, as a shell reports a command it interrupted
 
 
 def positive_int(text: str) -> int:

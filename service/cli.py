@@ -12,7 +12,9 @@ import importlib
 import sys
 
 from pydantic import ValidationError
+from pydantic_settings import SettingsError
 
+from service.arguments import INTERRUPTED_EXIT
 from service.commands.help import HelpFormatter
 from service.errors import ExtractionError, UsageError
 
@@ -47,13 +49,17 @@ def main(argv: list[str] | None = None) -> int:
 
     A command answers its own errors where it can (``extract``'s codes, ``corpus``'s shards); these are
     what reach here from deeper down: :class:`UsageError` (a corpus, split or page selection),
-    :class:`ExtractionError` (an unknown backend), a setting (``EXTRACT_*``) pydantic refuses.
+    :class:`ExtractionError` (an unknown backend), a setting (``EXTRACT_*``) pydantic refuses, also where
+    a command's defaults read the settings (``serve --help``). Ctrl-C is one line and exit 130.
     """
     argv = sys.argv[1:] if argv is None else argv
     chosen = next((a for a in argv if not a.startswith("-")), None)
-    args = build_parser(chosen).parse_args(argv)
     try:
+        args = build_parser(chosen).parse_args(argv)
         return int(importlib.import_module(COMMANDS[args.command][0]).run(args))
-    except (UsageError, ExtractionError, ValidationError) as error:
+    except (UsageError, ExtractionError, ValidationError, SettingsError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return INTERRUPTED_EXIT

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from service.arguments import output_folder, positive_int
+from service.arguments import INTERRUPTED_EXIT, output_folder, positive_int
 from service.settings import DEFAULT_BACKEND, Settings
 
 if TYPE_CHECKING:
@@ -144,6 +144,7 @@ def _process(shards: list[Shard], options: Options, args: argparse.Namespace) ->
     started, cpu_started = time.perf_counter(), _cpu_s()
     done: dict[Path, Done] = {}
     failed: dict[Path, str] = {}
+    interrupted = False
     with Progress(sum(s.size_bytes for s in pending)) as progress:
         if not pending:
             pass
@@ -152,9 +153,12 @@ def _process(shards: list[Shard], options: Options, args: argparse.Namespace) ->
 
             done, failed = run_ray(pending, options, args.workers, args.ray_address, progress.update)
         else:
-            from service.corpus.local import run_local  # noqa: PLC0415
+            from service.corpus.local import Interrupted, run_local  # noqa: PLC0415
 
-            done, failed = run_local(pending, options, args.workers, progress.update)
+            try:
+                done, failed = run_local(pending, options, args.workers, progress.update)
+            except Interrupted as stop:  # the finished shards go in the summary; the next run does the rest
+                done, failed, interrupted = stop.done, stop.failed, True
     elapsed = time.perf_counter() - started
     cpu = {who: round(now - cpu_started[who], 3) for who, now in _cpu_s().items()}
     pages = sum(sum(d.outcomes.values()) for d in done.values())
@@ -177,6 +181,9 @@ def _process(shards: list[Shard], options: Options, args: argparse.Namespace) ->
     if done:
         shares = ", ".join(f"{stage} {share:.1%}" for stage, share in stages["stage_share"].items())
         print(f"corpus: the workers' time: {shares}; the rest start-up, waiting and failed shards", file=sys.stderr)
+    if interrupted:
+        print(f"corpus: interrupted; {len(failed)} shards left for the next run", file=sys.stderr)
+        return INTERRUPTED_EXIT
     for path, why in failed.items():
         print(f"error: shard {path} failed: {why}", file=sys.stderr)
     return 1 if failed else 0

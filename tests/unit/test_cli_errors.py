@@ -92,3 +92,35 @@ def test_an_unknown_backend_is_refused_by_eval_and_bench(capsys: pytest.CaptureF
 def test_a_setting_pydantic_refuses_is_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     said = refused(capsys, "serve", "--port", "99999")
     assert said.startswith("error: 1 validation error for Settings") and "port" in said
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "argv"),
+    [
+        ("EXTRACT_PORT", "abc", ("serve", "--help")),  # serve's defaults read the settings as its parser is built
+        ("EXTRACT_ENABLED_BACKENDS", "notjson", ("extract", "-")),  # pydantic-settings' own error, not pydantic's
+    ],
+)
+def test_a_setting_from_the_environment_that_cannot_be_read_is_exit_2(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, name: str, value: str, argv: tuple[str, ...]
+) -> None:
+    from service.settings import get_settings  # noqa: PLC0415
+
+    monkeypatch.setenv(name, value)
+    get_settings.cache_clear()  # built once per process: this test's environment must be read
+    try:
+        assert name.removeprefix("EXTRACT_").lower() in refused(capsys, *argv).lower()
+    finally:
+        get_settings.cache_clear()
+
+
+def test_ctrl_c_is_one_line_and_exit_130(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from service.commands import extract  # noqa: PLC0415
+
+    def interrupted(_: object) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(extract, "run", interrupted)
+    assert main(["extract", "-"]) == 130
+    err = capsys.readouterr().err
+    assert err == "interrupted\n"

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -172,3 +177,38 @@ def test_a_shard_that_cannot_be_written_fails_alone_and_loudly(tmp_path: Path) -
     (failed,) = [item for item in summary["inputs"] if item["failed"]]
     assert failed["input"].endswith("blocked.jsonl") and failed["pages"] is None
     assert [p.name for p in out.glob("*.parquet")] == [next(out.glob("good.jsonl.*.parquet")).name]
+
+
+def test_ctrl_c_stops_the_run_at_once_and_keeps_the_finished_shards(tmp_path: Path) -> None:
+    """Ctrl-C reaches the whole process group: the workers ignore it, the command ends them and says so."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for n in range(4):
+        jsonl(folder / f"part{n}.jsonl", range(n * 2500, (n + 1) * 2500))
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "service", "corpus", str(folder), "--out", str(out), "--backend", BACKEND,
+               "--workers", "2"]  # fmt: skip
+    child = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not list(out.glob("*.parquet")) and child.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert child.poll() is None, "the run ended before it could be interrupted: give it more pages"
+        os.killpg(child.pid, signal.SIGINT)  # a terminal's Ctrl-C
+        signalled = time.monotonic()
+        _, stderr = child.communicate(timeout=60)
+        stopped_after_s = time.monotonic() - signalled
+    finally:
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+    assert child.returncode == 130 and "Traceback" not in stderr, stderr
+    assert stopped_after_s < 10, f"ran on for {stopped_after_s:.1f} s after Ctrl-C"  # a shard takes longer
+    assert "corpus: interrupted;" in stderr
+    summary = json.loads((out / "summary.json").read_text())
+    finished = len(list(out.glob("*.parquet")))
+    assert 1 <= summary["shards"]["complete"] == finished < 4
+    assert all(item["failed"].startswith("interrupted") for item in summary["inputs"] if item["failed"])
+    again = run_corpus(folder, "--out", out, "--backend", BACKEND, "--workers", "2", timeout_s=240)
+    assert again.returncode == 0, again.stderr
+    assert f"{finished} already complete" in again.stderr
+    assert len(output_rows(out)) == 4 * (2500 + 2)  # every line once: the finished shards were not redone
