@@ -250,3 +250,35 @@ def test_selectors_at_the_edges(options: dict[str, str], blocks: int) -> None:
 def test_a_selector_no_page_can_hold_is_invalid() -> None:
     with pytest.raises(InvalidSelector):
         parse_html("<p>x</p>", target_selector="\ud800")
+
+
+@pytest.mark.parametrize(
+    "selector",
+    [
+        ":has(div div span)",
+        "div:not(:HAS(p))",
+        ":h\\61s(p)",
+        ":h\\61 s(p)",
+        ":has/**/(p)",
+        'div\\":has(p)',
+        ":has(p) /* ' */",
+    ],
+)
+def test_has_is_refused_however_it_is_spelled(selector: str) -> None:
+    """Its matching cost grows as a power of the page's depth, in C, holding the interpreter."""
+    for option in ("target_selector", "remove_selector"):
+        with pytest.raises(InvalidSelector, match=r":has\(\) is not supported"):
+            parse_html("<div><p>x</p></div>", **{option: selector})
+
+
+@pytest.mark.parametrize("selector", ['[title=":has("]', "[title=':has(']", '/* ":has(" */ [title]'])
+def test_has_in_a_string_or_a_comment_is_no_has(selector: str) -> None:
+    document = parse_html('<div title=":has("><p>kept</p></div><p>not</p>', target_selector=selector)
+    assert document.texts == ["kept"]
+
+
+def test_removing_nested_matches_deep_in_the_page_removes_each_once() -> None:
+    page = "<div class=a>" * 300 + "<p class=r>x<span class=r>y</span></p><p>z</p>" * 50 + "</div>" * 300
+    document = parse_html(page, remove_selector=".r, .a .a .a p.r")
+    assert document.texts == ["z"] * 50
+    assert parse_html(page, remove_selector="div").texts == []  # the outermost holds them all
