@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
+from service.backends import pruning
 from service.backends.pruning import quoted_copies
 from service.parsing.lexbor import parse_html
 
@@ -43,3 +45,14 @@ def test_a_quote_whose_original_is_not_kept_stays() -> None:
 def test_a_page_without_a_blockquote_has_no_copies() -> None:
     document = parse_html(f"<main>{POST}{POST}</main>")
     assert not quoted_copies(document, np.ones(len(document), bool)).any()
+
+
+def test_the_searches_stop_at_their_budget_and_what_is_left_stays(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each quoted leaf is a search of the whole kept text: a page of thousands of quotes must not take minutes."""
+    document = parse_html(f"<main>{POST}{REPLY}<blockquote>{POST}</blockquote><blockquote>{REPLY}</blockquote></main>")
+    everything = np.ones(len(document), bool)
+    assert quoted_copies(document, everything).sum() == 2
+    unquoted = " ".join(document.texts[:2])  # the post and the reply: what each search reads
+    monkeypatch.setattr(pruning, "MAX_QUOTE_SEARCH_CHARS", len(unquoted))  # one search
+    copies = quoted_copies(document, everything)
+    assert copies.sum() == 1 and "Has anyone" in document.texts[int(np.flatnonzero(copies)[0])]
