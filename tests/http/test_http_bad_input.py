@@ -6,10 +6,12 @@ import contextlib
 import json
 import random
 import socket
+import time
 
 import httpx
 import pytest
 
+from service.api import protocol
 from service.backends.registry import default_registry
 from service.settings import Settings
 
@@ -200,7 +202,6 @@ def _raw_post(port: int, head: str, body_part: bytes) -> bytes:
     "head",
     [
         "POST /extract HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/html\r\nContent-Length: 12x\r\n\r\n",
-        "GET /extract?url=http://example.com/" + "a" * 70_000 + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
         "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Bad: a\x01b\r\n\r\n",
     ],
 )
@@ -211,6 +212,44 @@ def test_a_request_the_http_parser_refuses_is_400_in_the_error_shape(live_server
     assert status_line == b"HTTP/1.1 400 Bad Request"
     assert b"content-type: application/json" in headers.lower()
     assert json.loads(body)["error"]["code"] == "bad_request"
+
+
+def _answer(raw: bytes) -> tuple[bytes, str]:
+    status_line, _, rest = raw.partition(b"\r\n")
+    return status_line, json.loads(rest.partition(b"\r\n\r\n")[2])["error"]["code"]
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + "a" * 70_000 + "\r\n\r\n",
+        "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n" + "X-Many: a\r\n" * 7_000,  # and never ending
+        "GET /extract?url=http://example.com/" + "a" * 70_000 + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",  # was 400
+    ],
+)
+def test_a_request_head_over_64_kib_is_431_before_it_is_all_read(live_server: LiveServer, head: str) -> None:
+    assert _answer(_raw_post(live_server.port, head, b"")) == (
+        b"HTTP/1.1 431 Request Header Fields Too Large",
+        "request_head_too_large",
+    )
+
+
+def test_a_request_head_that_stalls_is_408(live_server: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(protocol, "HEAD_TIMEOUT_S", 0.5)  # read as each connection is made
+    stalled = "POST /extract HTTP/1.1\r\nHost: 127.0.0.1\r\n"  # and nothing more: held for good before
+    answer = _answer(_raw_post(live_server.port, stalled, b""))
+    assert answer == (b"HTTP/1.1 408 Request Timeout", "request_head_timeout")
+
+
+def test_the_head_timer_starts_again_for_each_request_on_a_connection(
+    live_server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(protocol, "HEAD_TIMEOUT_S", 1.0)
+    with socket.create_connection(("127.0.0.1", live_server.port), timeout=20) as sock:
+        for pause_s in (0.6, 0.6):  # 1.2 s in all: over the timeout, but each head within it
+            time.sleep(pause_s)
+            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            assert sock.recv(65536).startswith(b"HTTP/1.1 200")
 
 
 def test_a_50_mb_body_is_413_from_its_content_length_before_it_is_read(live_server: LiveServer) -> None:
