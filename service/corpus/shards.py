@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import time
 from collections import Counter
@@ -50,7 +51,7 @@ def plan(inputs: list[Path], out_dir: Path, options: Options) -> list[Shard]:
     shards = []
     for path in inputs:
         stat = path.stat()
-        digest = hashlib.sha256(str(path).encode()).hexdigest()[:12]
+        digest = hashlib.sha256(os.fsencode(path)).hexdigest()[:12]  # a name's bytes, UTF-8 or not
         name = re.sub(r"[^A-Za-z0-9._-]", "_", path.name)
         fingerprint = {"input": str(path), "size": stat.st_size, "mtime_ns": stat.st_mtime_ns, **asdict(options)}
         del fingerprint["batch_size"]  # how the work was cut does not change the rows
@@ -58,6 +59,14 @@ def plan(inputs: list[Path], out_dir: Path, options: Options) -> list[Shard]:
             Shard(path, format_of(path).name, out_dir / f"{name}.{digest}.parquet", stat.st_size, fingerprint)
         )
     return shards
+
+
+def source_name(path: Path) -> str:
+    r"""``path`` as the rows' ``source`` and the summary name it: bytes of a name that are no UTF-8 as ``\xff``.
+
+    Parquet's strings are UTF-8: the lone surrogates Python reads such a name into would fail the shard.
+    """
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
 
 
 def pool_size(workers: int, shards: int) -> int:
@@ -94,7 +103,7 @@ def process_shard(shard: Shard, extractor: BatchExtractor, report: Report) -> Do
         shard.input.open("rb") as stream,
         ShardWriter(shard.output, schema(extractor.options), shard.fingerprint) as out,
     ):
-        pages = reader(stream, str(shard.input), extractor.options.max_page_bytes)
+        pages = reader(stream, source_name(shard.input), extractor.options.max_page_bytes)
         read = 0
         batches = _batches(pages, extractor.options.batch_size)
         while True:

@@ -7,7 +7,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from service.corpus.shards import Shard
+from service.corpus.shards import Shard, source_name
 
 SUMMARY_NAME = "summary.json"
 
@@ -30,7 +30,7 @@ def write_summary(
         **run,
         "inputs": [
             {
-                "input": str(shard.input),
+                "input": source_name(shard.input),
                 "format": shard.format,
                 "output": shard.output.name,
                 "pages": sum(counts[shard.input].values()) if shard.input in counts else None,

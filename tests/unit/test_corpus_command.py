@@ -212,3 +212,18 @@ def test_ctrl_c_stops_the_run_at_once_and_keeps_the_finished_shards(tmp_path: Pa
     assert again.returncode == 0, again.stderr
     assert f"{finished} already complete" in again.stderr
     assert len(output_rows(out)) == 4 * (2500 + 2)  # every line once: the finished shards were not redone
+
+
+def test_an_input_whose_name_is_no_utf_8_gets_its_rows_named_with_the_bytes_escaped(tmp_path: Path) -> None:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    jsonl(folder / "good.jsonl", range(2))
+    odd = folder / os.fsdecode(b"bad\xffname.jsonl")  # a name a Latin-1 system wrote
+    jsonl(odd, range(2, 4))
+    out = tmp_path / "out"
+    done = run_corpus(folder, "--out", out, "--backend", BACKEND)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    sources = Counter(str(row["source"]) for row in output_rows(out))
+    assert sources == {str(folder / "bad\\xffname.jsonl"): 4, str(folder / "good.jsonl"): 4}
+    summary = json.loads((out / "summary.json").read_text())
+    assert sorted(item["input"] for item in summary["inputs"]) == sorted(sources)
