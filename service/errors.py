@@ -33,6 +33,10 @@ class UnknownFormat(ExtractionError):
         self.known = known
 
 
+class InvalidOption(ExtractionError):
+    """An option's value no request could mean: an unknown ``favor``, a page ``url`` urllib cannot read."""
+
+
 class DuplicateBackend(ExtractionError):
     """A second backend registered under a name already taken."""
 

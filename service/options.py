@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from service.backends.favor import BALANCED, FAVORS
+from service.errors import InvalidOption
 from service.output.formats import TEXT, output_format
 
 # The yes/no choices (include_comments may also be None: the page type decides).
@@ -38,8 +39,10 @@ class Options:
         A Python caller's ``include_links="no"`` would otherwise read as true.
         """
         output_format(self.format)  # UnknownFormat, listing the known ones
+        if not isinstance(self.favor, str):
+            raise TypeError(f"favor must be one of {', '.join(FAVORS)} (a str), not {self.favor!r}")
         if self.favor not in FAVORS:
-            raise ValueError(f"unknown favor {self.favor!r}; known: {', '.join(FAVORS)}")
+            raise InvalidOption(f"unknown favor {self.favor!r}; known: {', '.join(FAVORS)}")
         for name in SWITCHES:
             value = getattr(self, name)
             if not isinstance(value, bool) and not (value is None and name == "include_comments"):

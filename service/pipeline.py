@@ -17,6 +17,7 @@ from service.backends.coherence import unseen_in_view, whole_paragraphs
 from service.backends.favor import decision_shift, shift_labels
 from service.backends.pruning import instead_of_nothing, prune_boilerplate
 from service.backends.registry import BackendRegistry, default_registry
+from service.errors import InvalidOption
 from service.features.readable import readable_score
 from service.metadata.fields import ARTICLE, Metadata
 from service.metadata.reader import MetadataReader, load_metadata_reader
@@ -27,7 +28,7 @@ from service.parsing.budget import PageBudget
 from service.parsing.document import Document, Locator
 from service.parsing.lexbor import parse_html
 from service.parsing.page_check import check_page
-from service.parsing.urls import document_base_url
+from service.parsing.urls import document_base_url, readable_url
 from service.settings import DEFAULT_BACKEND, Settings
 
 DEFAULT_OPTIONS = Options()
@@ -331,14 +332,19 @@ def extract(
     :class:`~service.options.Options` (``favor="precision"``, ``include_comments=False``, ...); a name
     it does not have is a TypeError. ``html`` may be any bytes-like object; a page that is none raises
     what the HTTP API answers with (:class:`~service.errors.EmptyPage`, :class:`~service.errors.NotHtml`),
-    and an argument of the wrong type a TypeError that names it.
+    an option's value no request could mean :class:`~service.errors.InvalidOption` (an unknown ``favor``, a
+    ``url`` urllib cannot read), and an argument of the wrong type a TypeError that names it.
     """
     page = bytes(html) if isinstance(html, bytearray | memoryview) else html
     if not isinstance(page, str | bytes):
         raise TypeError(f"html must be str or bytes, not {type(html).__name__}")
+    if "format" in choices:  # the HTTP API's name for it: choices would pass it to Options beside output
+        raise TypeError("extract() takes the format as output=, not format=")
     for name, value in (("backend", backend), ("url", url), ("output", output), ("charset", charset)):
         if not isinstance(value, str | None):
             raise TypeError(f"{name} must be a str or None, not {value!r}")
+    if url and readable_url(url) is None:  # as the HTTP API's schema refuses it
+        raise InvalidOption(f"url {url!r} is not a URL: urllib cannot read it")
     options = Options(format=output, **choices)
     check_page(page, charset)
     return default_extractor().extract(page, backend=backend, url=url, charset=charset, options=options)

@@ -18,6 +18,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from service.errors import (
     EmptyPage,
     ExtractionError,
+    InvalidOption,
     InvalidSelector,
     NothingSelected,
     NotHtml,
@@ -87,6 +88,7 @@ BAD_REQUEST = "bad_request"  # the code of a 400 that nothing more precise names
 ERROR_TABLE: dict[type[Exception], tuple[int, str]] = {
     UnknownBackend: (400, "unknown_backend"),
     UnknownFormat: (400, "unknown_format"),
+    InvalidOption: (422, "validation_error"),  # what the request schema answers for the same values
     EmptyPage: (400, "empty_body"),
     InvalidJson: (400, "invalid_json"),
     BadContentEncoding: (400, "bad_content_encoding"),

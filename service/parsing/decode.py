@@ -90,7 +90,7 @@ codecs.register_error(_ERRORS, _browser_replace)
 
 def _encoding(label: str | None) -> webencodings.Encoding | None:
     """The WHATWG encoding a label names, or None when browsers do not know the label."""
-    if not label:
+    if not label or not label.isascii():  # every label browsers know is ASCII; webencodings fails on a surrogate
         return None
     encoding = webencodings.lookup(label.strip().strip("\"'"))
     return None if encoding is None or encoding.name == _REPLACEMENT else encoding

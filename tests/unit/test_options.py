@@ -12,7 +12,7 @@ from service.backends import favor
 from service.backends.base import Backend, BlockLabels
 from service.backends.favor import decision_shift, favor_shift, shift_labels
 from service.backends.registry import BackendRegistry
-from service.errors import InvalidSelector, NothingSelected
+from service.errors import InvalidOption, InvalidSelector, NothingSelected
 from service.metadata.fields import Metadata
 from service.metadata.reader import MetadataReader
 from service.options import Options
@@ -226,7 +226,7 @@ def test_readable_tells_an_article_from_a_menu(extractor: Extractor) -> None:
 
 
 def test_unknown_options_are_refused() -> None:
-    with pytest.raises(ValueError, match="favor"):
+    with pytest.raises(InvalidOption, match="favor"):
         Options(favor="speed")
     with pytest.raises(TypeError):
         Options(include_everything=True)  # type: ignore[call-arg]

@@ -7,7 +7,7 @@ import gzip
 import pytest
 
 from service import extract
-from service.errors import EmptyPage, NotHtml
+from service.errors import EmptyPage, InvalidOption, NotHtml
 from service.options import Options
 
 PAGE = b"<article><p>" + b"A sentence of a story that is long enough to be kept. " * 20 + b"</p></article>"
@@ -46,6 +46,8 @@ def test_gzip_bytes_are_no_page() -> None:
         ({"include_links": "no"}, "include_links must be True or False, not 'no'"),
         ({"include_comments": 1}, "include_comments must be True or False"),
         ({"target_selector": b"p"}, "target_selector must be a CSS selector"),
+        ({"favor": 1}, "favor must be one of precision, balanced, recall"),
+        ({"format": "markdown"}, "extract\\(\\) takes the format as output="),
     ],
 )
 def test_an_argument_of_the_wrong_type_is_a_type_error_that_names_it(arguments: dict[str, object], named: str) -> None:
@@ -56,3 +58,18 @@ def test_an_argument_of_the_wrong_type_is_a_type_error_that_names_it(arguments: 
 
 def test_include_comments_may_be_left_to_the_page_type() -> None:
     assert Options(include_comments=None).include_comments is None
+
+
+@pytest.mark.parametrize(
+    ("arguments", "said"), [({"favor": "max"}, "unknown favor 'max'"), ({"url": "http://["}, "not a URL")]
+)
+def test_a_value_no_request_could_mean_is_refused_as_the_http_api_refuses_it(
+    arguments: dict[str, object], said: str
+) -> None:
+    with pytest.raises(InvalidOption, match=said):
+        extract(PAGE, backend="boilerpipe", **arguments)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("charset", ["\udcff", "\xff", "utf-8\u00a0"])
+def test_a_charset_label_no_browser_knows_is_ignored_whatever_its_characters(charset: str) -> None:
+    assert extract(PAGE, backend="boilerpipe", charset=charset).text == extract(PAGE, backend="boilerpipe").text
