@@ -12,18 +12,19 @@ import time
 import zlib
 from dataclasses import asdict, fields
 from pathlib import Path
+from typing import BinaryIO
 
 import httpx
 
 from service.backends.favor import FAVORS
 from service.errors import ExtractionError
 from service.fetching.decoding import ACCEPT_ENCODING, GZIP_MAGIC, BodyDecoder, ContentDecodingError
+from service.fetching.errors import UpstreamNotHtml
 from service.options import Options
 from service.output.formats import FORMATS
+from service.parsing.content_type import media_type
 from service.pipeline import extract
 from service.settings import DEFAULT_BACKEND, Settings, get_settings
-
-FETCH_TIMEOUT_S = 20.0  # for each read: the whole fetch is bounded by EXTRACT_FETCH_TOTAL_TIMEOUT_S
 
 
 class NotGzip(OSError):
@@ -82,27 +83,49 @@ def _options(args: argparse.Namespace) -> dict[str, object]:
 
 
 def _read(source: str, limits: Settings) -> tuple[bytes, str | None, str | None]:
-    """The page's bytes, the charset its server declared and its URL, if it came from one."""
-    if source == "-":
-        return _gunzip(sys.stdin.buffer.read(), limits.max_body_bytes), None, None
+    """The page's bytes, the charset its server declared and its URL, if it came from one.
+
+    A file or stdin is read to at most ``EXTRACT_MAX_BODY_BYTES``, as the API reads a body: ``/dev/zero`` and
+    ``yes |`` end there, not in the memory's end.
+    """
     if source.lower().startswith(("http://", "https://")):
         return _fetch(source, limits)
-    data = Path(source).read_bytes()
-    if source.endswith(".gz") and not data.startswith(GZIP_MAGIC):
-        raise NotGzip("the name ends in .gz but the bytes are not gzip data")
+    if source == "-":
+        if sys.stdin is None:
+            raise OSError("stdin is closed")
+        data = _bounded(sys.stdin.buffer, limits.max_body_bytes)
+    else:
+        with Path(source).open("rb") as stream:
+            data = _bounded(stream, limits.max_body_bytes)
+        if source.endswith(".gz") and not data.startswith(GZIP_MAGIC):
+            raise NotGzip("the name ends in .gz but the bytes are not gzip data")
     return _gunzip(data, limits.max_body_bytes), None, None
+
+
+def _bounded(stream: BinaryIO, limit: int) -> bytes:
+    data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise TooLarge(f"the input is over {limit} bytes (EXTRACT_MAX_BODY_BYTES)")
+    return data
 
 
 def _fetch(url: str, limits: Settings) -> tuple[bytes, str | None, str]:
     """The page at ``url`` (any host: the command line is its user's own), within the fetcher's time and size limits.
 
-    A body that never ends, or trickles, stops at ``EXTRACT_FETCH_TOTAL_TIMEOUT_S``; one that decodes
-    (gzip) past ``EXTRACT_FETCH_MAX_BYTES`` stops there.
+    Connecting and each read wait as long as the fetcher's settings say; a body that never ends, or
+    trickles, stops at ``EXTRACT_FETCH_TOTAL_TIMEOUT_S`` (checked as each part arrives); one that decodes
+    (gzip) past ``EXTRACT_FETCH_MAX_BYTES`` stops there. A response that is no page by its Content-Type
+    is :class:`UpstreamNotHtml`, as for the API.
     """
     deadline = time.monotonic() + limits.fetch_total_timeout_s
     headers = {"Accept-Encoding": ACCEPT_ENCODING}
-    with httpx.stream("GET", url, headers=headers, follow_redirects=True, timeout=FETCH_TIMEOUT_S) as response:
+    timeout = httpx.Timeout(limits.fetch_read_timeout_s, connect=limits.fetch_connect_timeout_s)
+    with httpx.stream("GET", url, headers=headers, follow_redirects=True, timeout=timeout) as response:
         response.raise_for_status()
+        media = media_type(response.headers.get("content-type", ""))[0]
+        if media not in limits.fetch_content_types:
+            accepted = ", ".join(sorted(limits.fetch_content_types))
+            raise UpstreamNotHtml(f"{url} sent {media or 'no Content-Type'}; accepted: {accepted}")
         decoder = BodyDecoder(response.headers.get("content-encoding", ""))
         chunks, size = [], 0
         for raw in response.iter_raw():
@@ -140,6 +163,9 @@ def _report(error: ExtractionError) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         page, declared, url = _read(args.source, get_settings())
+    except UpstreamNotHtml as error:
+        _report(error)
+        return 2
     except httpx.HTTPStatusError as error:
         print(f"error: {args.source} answered HTTP {error.response.status_code}", file=sys.stderr)
         return 2
@@ -179,9 +205,16 @@ def run(args: argparse.Namespace) -> int:
         printed = json.dumps(record, ensure_ascii=False, indent=2)
     else:
         printed = result.content
+    if sys.stdout is None:  # started with stdout closed (`>&-`)
+        print("error: cannot write the output: stdout is closed", file=sys.stderr)
+        return 1
     try:
         print(printed)
         sys.stdout.flush()
+    except UnicodeEncodeError:
+        encoding = sys.stdout.encoding
+        print(f"error: cannot write the output in {encoding}: set PYTHONIOENCODING=utf-8", file=sys.stderr)
+        return 1
     except BrokenPipeError:  # `| head`: the reader has what it wanted; no traceback, as other tools
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # the interpreter's own flush at exit too
         return 1

@@ -159,3 +159,36 @@ def test_json_output_carries_the_metadata(capsys: pytest.CaptureFixture[str], tm
     assert metadata["title"] == json.loads(out)["title"] == "Night trains"
     assert (metadata["author"], metadata["date_published"]) == (["Ines Moreau"], "2026-03-12")
     assert (metadata["site_name"], metadata["language"]) == ("Rail Weekly", "en")
+
+
+def test_a_file_or_stdin_is_read_to_the_body_limit_and_no_further(tmp_path: Path) -> None:
+    data = ARTICLE.encode() * 4  # 2-3 KB
+    page = write(tmp_path, "page.html", data)
+    small = {"EXTRACT_MAX_BODY_BYTES": "1024", "PATH": "/usr/bin:/bin"}
+    for argv, stdin in (([page], None), (["-"], data)):
+        command = [sys.executable, "-m", "service", "extract", *argv, "--backend", "boilerpipe"]
+        done = subprocess.run(command, input=stdin, capture_output=True, timeout=60, check=False, env=small)
+        assert done.returncode == 2 and b"over 1024 bytes (EXTRACT_MAX_BODY_BYTES)" in done.stderr, done.stderr
+    with Path("/dev/zero").open("rb") as endless:  # ends at the limit, not in the memory's end
+        command = [sys.executable, "-m", "service", "extract", "-", "--backend", "boilerpipe"]
+        done = subprocess.run(command, stdin=endless, capture_output=True, timeout=60, check=False)
+    assert done.returncode == 2 and b"EXTRACT_MAX_BODY_BYTES" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("argv", "shell", "status", "said"),
+    [
+        (["PAGE"], ">&-", 1, "error: cannot write the output: stdout is closed"),
+        (["-"], "<&-", 2, "error: cannot read -: stdin is closed"),
+        (["PAGE"], "", 1, "error: cannot write the output in ascii: set PYTHONIOENCODING=utf-8"),
+    ],
+)
+def test_a_closed_or_narrow_standard_stream_is_one_line(
+    tmp_path: Path, argv: list[str], shell: str, status: int, said: str
+) -> None:
+    page = write(tmp_path, "page.html", ARTICLE.replace("reader", "rëader").encode())
+    words = " ".join([sys.executable, "-m", "service", "extract", *(page if a == "PAGE" else a for a in argv)])
+    env = {"PATH": "/usr/bin:/bin", **({} if shell else {"PYTHONIOENCODING": "ascii"})}
+    done = subprocess.run(f"{words} --backend boilerpipe {shell}", shell=True, capture_output=True, text=True,
+                          timeout=60, check=False, env=env)  # fmt: skip
+    assert (done.returncode, done.stderr.strip()) == (status, said)

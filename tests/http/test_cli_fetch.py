@@ -6,6 +6,7 @@ import argparse
 import time
 from urllib.parse import quote
 
+import httpx
 import pytest
 
 from service.commands.extract import TooLarge, _read, run
@@ -64,3 +65,18 @@ def test_a_compressed_page_cut_short_is_an_error(upstream: Upstream, capsys: pyt
     url = upstream.url("/encoded?as=gzip-cut")
     assert extract(url) == 2  # not half the page, extracted as if it were whole
     assert capsys.readouterr().err.startswith(f"error: cannot read {url}: the gzip body ends early")
+
+
+def test_the_read_timeout_is_the_fetchers_setting(upstream: Upstream) -> None:
+    """/slow answers only at teardown: the read timeout ends the wait (a hard-coded 20 s did before)."""
+    started = time.monotonic()
+    with pytest.raises(httpx.ReadTimeout):
+        _read(upstream.url("/slow"), Settings(fetch_read_timeout_s=0.5, fetch_connect_timeout_s=0.5))
+    assert time.monotonic() - started < 10
+
+
+def test_a_response_that_is_no_page_by_its_content_type_gets_the_api_code(
+    upstream: Upstream, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert extract(upstream.url("/image")) == 2
+    assert capsys.readouterr().err.startswith("error: upstream_not_html: ")
