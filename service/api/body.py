@@ -101,6 +101,25 @@ def parse_json(body: bytes, model: type[Model]) -> Model:
         raise RequestValidationError(errors) from error
 
 
+def check_query(request: Request, *, options: bool = True) -> None:
+    """422 for a query string that would be read in part: a name given twice, or any name where the body has them.
+
+    FastAPI reads the last of a repeated name, and none beside a JSON body: nothing is silently ignored.
+    """
+    items = request.query_params.multi_items()
+    if items and not options:
+        beside = "the JSON body carries the options: leave the query string out"
+        raise RequestValidationError([_query_error(name, value, beside) for name, value in items])
+    names = [name for name, _ in items]
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise RequestValidationError([_query_error(name, None, "given more than once") for name in repeated])
+
+
+def _query_error(name: str, value: str | None, message: str) -> dict[str, object]:
+    return {"type": "value_error", "loc": ("query", name), "msg": message, "input": value}
+
+
 async def read_page(
     request: Request, settings: Settings, query: Options, json_model: type[Payload]
 ) -> tuple[Page, Options | Payload]:
@@ -110,6 +129,7 @@ async def read_page(
         raise UnsupportedMediaType(
             f"unsupported Content-Type {media or '(none)'!r}; send text/html or application/json"
         )
+    check_query(request, options=media not in JSON_MEDIA_TYPES)
     body = await read_body(request, settings)
     if media in JSON_MEDIA_TYPES:
         payload = parse_json(body, json_model)

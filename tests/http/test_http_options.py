@@ -108,3 +108,23 @@ def test_every_option_is_documented_in_openapi(client: httpx.Client) -> None:
         assert all(parameters[name].get("description") for name in wanted)
     assert parameters["format"]["schema"]["enum"] == list(FORMATS)
     assert "readable" in schema["components"]["schemas"]["ExtractResponse"]["required"]
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "query", "body"),
+    [
+        ("POST", "/extract", "format=html", {"json": {"html": PAGE}}),  # the JSON body carries the options
+        ("POST", "/extract/batch", "zzz=1&format=html", {"json": {"documents": [{"html": PAGE}]}}),
+        ("POST", "/compare", "format=html", {"json": {"html": PAGE}}),
+        ("POST", "/extract", "format=html&format=markdown", {"content": PAGE, "headers": RAW}),  # which one?
+        ("GET", "/extract", "url=http://a.example/&url=http://b.example/", {}),
+    ],
+)
+def test_a_query_string_that_would_be_read_in_part_is_422(
+    client: httpx.Client, method: str, path: str, query: str, body: dict[str, object]
+) -> None:
+    response = client.request(method, f"{path}?{query}", **body)  # type: ignore[arg-type]
+    assert response.status_code == 422, response.text
+    error = response.json()["error"]
+    assert error["code"] == "validation_error"
+    assert "query." in error["message"] and ("JSON body" in error["message"] or "more than once" in error["message"])

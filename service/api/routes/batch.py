@@ -7,7 +7,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from pydantic import ValidationError
 
-from service.api.body import parse_json, read_body
+from service.api.body import check_query, parse_json, read_body
 from service.api.deps import API_KEY, AppState, State, label_backend
 from service.api.disconnect import watching_departure
 from service.api.errors import TooManyDocuments, UnsupportedMediaType, counted_error, error_fields
@@ -52,6 +52,7 @@ async def extract_batch(request: Request, state: State) -> Response:
     """
     if media_type(request.headers.get("content-type", ""))[0] != "application/json":
         raise UnsupportedMediaType("send the batch as application/json")
+    check_query(request, options=False)  # the envelope carries them
     batch = parse_json(await read_body(request, state.settings), BatchEnvelope)
     label_backend(request, state, batch.backend)
     state.extractor.backend(batch.backend)  # an unknown backend fails the request, not each document

@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
-from service.api.body import read_page
+from service.api.body import check_query, read_page
 from service.api.deps import API_KEY, AppState, State, label_backend
 from service.api.disconnect import Departure, watching_departure
 from service.api.responses import as_json, fetch_fields, to_compare, to_response
@@ -60,7 +60,7 @@ async def extract_page(request: Request, state: State, options: Annotated[Extrac
     """Send the page as a raw ``text/html`` body or as JSON.
 
     A raw body takes its options from the query string and its charset from the
-    Content-Type; a JSON body carries its options, and the query string is ignored.
+    Content-Type; a JSON body carries its options, and a query string beside it is 422.
     """
     page, chosen = await read_page(request, state.settings, options, ExtractRequest)
     label_backend(request, state, chosen.backend)
@@ -94,6 +94,7 @@ async def extract_url(request: Request, state: State, options: Annotated[FetchOp
     upstream answer outside 2xx is a 502 ``upstream_status`` carrying that status,
     unless ``allow_error_status`` asks for the error page to be extracted.
     """
+    check_query(request)
     label_backend(request, state, options.backend)
     async with watching_departure(request) as departure:
         fetched, fetch_ms = await departure.unless_gone(
