@@ -147,6 +147,9 @@ def create_app(
         lifespan=lifespan,
         docs_url=None,  # FastAPI's docs pages load their scripts from a CDN; routes/docs.py serves them itself
         redoc_url=None,
+        # "/extract/" is 404 like any unknown path: Starlette redirected it to the Host header's host, so a
+        # client that follows redirects sent its page wherever that header said
+        redirect_slashes=False,
     )
     install_error_handlers(app, metrics)
     for router in ROUTERS:

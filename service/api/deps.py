@@ -45,8 +45,8 @@ class AppState:
         return self.backends[name].is_ready() and self.extraction.batching_alive(name)
 
     def backend_label(self, name: str | None) -> str:
-        """The bounded metric label for a requested backend name."""
-        if name is None:
+        """The bounded metric label for a requested backend name ("" asks for the default, as None does)."""
+        if not name:
             return self.extractor.default_backend
         if name == ALL_BACKENDS or name in self.backends:
             return name

@@ -345,3 +345,12 @@ def test_other_media_types_are_415(client: httpx.Client, content_type: str | Non
     headers = {"Content-Type": content_type} if content_type else {}
     response = client.post("/extract", content=b"%PDF-1.4 whatever", headers=headers)
     assert (response.status_code, error_code(response)) == (415, "unsupported_media_type")
+
+
+def test_a_trailing_slash_is_an_unknown_path_not_a_redirect_to_the_host_header(client: httpx.Client) -> None:
+    """Starlette redirected "/extract/" to the Host header's host: a client following it sent its page there."""
+    response = client.post(
+        "/extract/", content=b"<p>x</p>", headers={"Host": "evil.example", "Content-Type": "text/html"}
+    )
+    assert response.status_code == 404 and "location" not in response.headers
+    assert response.json()["error"]["code"] == "not_found"

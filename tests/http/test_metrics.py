@@ -185,3 +185,18 @@ def test_several_workers_report_one_sum(tmp_path: Path) -> None:
         process.send_signal(signal.SIGTERM)
         _, stderr = process.communicate(timeout=30)
     assert process.returncode == 0, stderr.decode()[-2000:]
+
+
+def test_an_empty_backend_name_is_counted_as_the_default_it_runs(server: httpx.Client) -> None:
+    before = scrape(server.get("/metrics").text)
+    assert server.post("/extract", json={"html": ARTICLE, "backend": ""}).json()["backend"] == "boilerpipe"
+    after = scrape(server.get("/metrics").text)
+    labels = {"endpoint": "POST /extract", "outcome": "ok"}
+    assert (
+        value(after, "extract_requests_total", backend="boilerpipe", **labels)
+        - value(before, "extract_requests_total", backend="boilerpipe", **labels)
+        == 1
+    )
+    assert value(after, "extract_requests_total", backend="unknown", **labels) == value(
+        before, "extract_requests_total", backend="unknown", **labels
+    )
