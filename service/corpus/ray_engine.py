@@ -12,6 +12,7 @@ paths must be on a file system every node sees (a shared volume on Kubernetes).
 from __future__ import annotations
 
 import os
+import socket
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ import numpy as np
 
 from service.corpus.batch import BatchExtractor, Options
 from service.corpus.shards import Done, Report, Shard, pool_size, process_shard
+from service.errors import UsageError
 from service.models.store import ModelStore
 from service.settings import GPU_EXECUTION_PROVIDERS, Settings
 
@@ -47,6 +49,27 @@ class ShardActor:
         return {"input": outputs, "result": results, "error": errors}
 
 
+REACH_TIMEOUT_S = 10.0  # how long the cluster's address may take to accept a connection
+
+
+class UnreachableCluster(UsageError):
+    """A Ray address nothing answers at: ``ray.init`` would retry it for many minutes, saying nothing."""
+
+
+def check_reachable(address: str) -> None:
+    """Refuse a ``host:port`` or ``ray://host:port`` address that accepts no connection within REACH_TIMEOUT_S.
+
+    ``auto``, ``local`` and other forms are Ray's to resolve.
+    """
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit() or address in ("auto", "local"):
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=REACH_TIMEOUT_S).close()
+    except (OSError, ValueError) as error:
+        raise UnreachableCluster(f"no Ray cluster answers at {address}: {error}") from error
+
+
 def gpus_per_worker(backend: str) -> float:
     """One GPU per actor for a model backend (one in the model store) when the settings name a GPU provider.
 
@@ -67,6 +90,8 @@ def run_ray(
     # A cluster's address (given, or RAY_ADDRESS where a RayJob runs the command on the head), or else a Ray
     # instance started here for this run, with a CPU per worker and no dashboard.
     address = address or os.environ.get("RAY_ADDRESS")
+    if address:
+        check_reachable(address)
     started_here: dict[str, Any] = {} if address else {"num_cpus": workers, "include_dashboard": False}
     ray.init(address=address, log_to_driver=False, configure_logging=False, **started_here)
     try:

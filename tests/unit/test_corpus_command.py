@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -227,3 +228,32 @@ def test_an_input_whose_name_is_no_utf_8_gets_its_rows_named_with_the_bytes_esca
     assert sources == {str(folder / "bad\\xffname.jsonl"): 4, str(folder / "good.jsonl"): 4}
     summary = json.loads((out / "summary.json").read_text())
     assert sorted(item["input"] for item in summary["inputs"]) == sorted(sources)
+
+
+def _closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_a_ray_address_nothing_answers_at_is_refused() -> None:
+    from service.corpus.ray_engine import UnreachableCluster, check_reachable  # noqa: PLC0415
+
+    with pytest.raises(UnreachableCluster, match="no Ray cluster answers at"):
+        check_reachable(f"127.0.0.1:{_closed_port()}")
+    with pytest.raises(UnreachableCluster):
+        check_reachable(f"ray://127.0.0.1:{_closed_port()}")
+    with socket.socket() as listening:
+        listening.bind(("127.0.0.1", 0))
+        listening.listen()
+        check_reachable(f"127.0.0.1:{listening.getsockname()[1]}")  # something answers: Ray's to talk to
+    check_reachable("auto")  # Ray's own forms are Ray's to resolve
+
+
+def test_corpus_on_a_ray_address_nothing_answers_at_is_exit_2(tmp_path: Path) -> None:
+    pytest.importorskip("ray", reason="the ray extra: pip install -e '.[ray]'")
+    jsonl(tmp_path / "a.jsonl", range(1))
+    address = f"127.0.0.1:{_closed_port()}"
+    done = run_corpus(tmp_path / "a.jsonl", "--out", tmp_path / "out", "--backend", BACKEND, "--engine", "ray",
+                      "--ray-address", address, timeout_s=60)  # fmt: skip
+    assert done.returncode == 2 and f"error: no Ray cluster answers at {address}" in done.stderr, done.stderr
