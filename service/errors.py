@@ -18,8 +18,8 @@ class ExtractionError(Exception):
 class UnknownBackend(ExtractionError):
     """A backend name that is not registered."""
 
-    def __init__(self, name: str, known: list[str]) -> None:
-        super().__init__(f"unknown backend {name!r}; known backends: {', '.join(known)}")
+    def __init__(self, name: str, known: list[str], why: str = "") -> None:
+        super().__init__(f"unknown backend {name!r}; known backends: {', '.join(known)}" + (f" ({why})" if why else ""))
         self.name = name
         self.known = known
 

@@ -18,9 +18,10 @@ BackendFactory = Callable[[], Backend]
 class BackendRegistry:
     """Named backend factories; each backend is built on first use and kept."""
 
-    def __init__(self) -> None:
+    def __init__(self, why_few: str = "") -> None:
         self._factories: dict[str, BackendFactory] = {}
         self._built: dict[str, Backend] = {}
+        self.why_few = why_few  # why backends one would expect are not offered, told with an unknown name
 
     def register(self, name: str, factory: BackendFactory) -> None:
         if name in self._factories:
@@ -40,7 +41,7 @@ class BackendRegistry:
         """:class:`UnknownBackend` for the first of ``names`` not registered; nothing is built."""
         for name in names:
             if name not in self._factories:
-                raise UnknownBackend(name, self.names())
+                raise UnknownBackend(name, self.names(), self.why_few)
 
     def get(self, name: str) -> Backend:
         """The backend called ``name``, built now if it was not yet."""
@@ -49,7 +50,7 @@ class BackendRegistry:
             return backend
         factory = self._factories.get(name)
         if factory is None:
-            raise UnknownBackend(name, self.names())
+            raise UnknownBackend(name, self.names(), self.why_few)
         backend = self._built[name] = factory()
         if backend.name != name:
             raise DuplicateBackend(f"factory for {name!r} built a backend named {backend.name!r}")
@@ -63,8 +64,10 @@ SPECS: tuple[BackendSpec, ...] = (boilerpipe.SPEC, grf.SPEC, bilstm.SPEC, svm.SP
 def default_registry(settings: Settings | None = None) -> BackendRegistry:
     """Every backend of :data:`SPECS` under each name it is offered, configured by ``settings``."""
     chosen = settings or Settings()
-    registry = BackendRegistry()
-    context = BuildContext(ModelStore(chosen.model_store_dir), chosen, registry.get)
+    store = ModelStore(chosen.model_store_dir)
+    unread = "" if store.manifest_path.is_file() else f"{store.manifest_path} is missing: EXTRACT_MODEL_STORE_DIR"
+    registry = BackendRegistry(why_few=unread and f"no model backend: {unread}")
+    context = BuildContext(store, chosen, registry.get)
     for spec in SPECS:
         for name in spec.offered(context.store):
             registry.register(name, partial(spec.build, name, context))

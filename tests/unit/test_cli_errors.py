@@ -124,3 +124,18 @@ def test_ctrl_c_is_one_line_and_exit_130(capsys: pytest.CaptureFixture[str], mon
     assert main(["extract", "-"]) == 130
     err = capsys.readouterr().err
     assert err == "interrupted\n"
+
+
+def test_a_model_store_that_is_not_there_is_named_with_the_unknown_backend(tmp_path: Path) -> None:
+    import os  # noqa: PLC0415
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+
+    page = tmp_path / "page.html"
+    page.write_text("<article><p>" + "A sentence of the story. " * 20 + "</p></article>")
+    env = {**os.environ, "EXTRACT_MODEL_STORE_DIR": str(tmp_path / "nowhere"), "EXTRACT_DEFAULT_BACKEND": "gbt"}
+    done = subprocess.run([sys.executable, "-m", "service", "extract", str(page)], capture_output=True, text=True,
+                          timeout=60, check=False, env=env)  # fmt: skip
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    said = f"unknown backend 'gbt'; known backends: boilerpipe, grf (no model backend: {tmp_path / 'nowhere'}"
+    assert said in done.stderr and "manifest.json is missing: EXTRACT_MODEL_STORE_DIR" in done.stderr
