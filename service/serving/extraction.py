@@ -104,7 +104,8 @@ class ExtractionService:
         batch costs one thread hop, and one call cannot take every core. Jobs
         for a batched backend go through its micro-batcher instead, so documents
         of concurrent calls share inference calls. Once ``gone`` is set (the
-        caller has left), no job that has not begun is started: :class:`ClientGone`.
+        caller has left), no job that has not begun is started: :class:`ClientGone`,
+        raised too where the caller left while the last of them ran (no answer reaches it).
         """
         gone = gone or threading.Event()
         with self.admission.admit(len(jobs)):
@@ -119,6 +120,7 @@ class ExtractionService:
             if isinstance(outcome, Extraction):
                 for name in OBSERVED_STAGES:
                     stage.labels(name, outcome.backend).observe(outcome.timings[name] / MS_PER_S)
+        _check_present(gone)
         return outcomes
 
     async def extract(self, jobs: Sequence[Job], gone: threading.Event | None = None) -> list[Extraction]:
@@ -210,7 +212,7 @@ def _as_outcome(result: Extraction | BaseException) -> Outcome:
 
 def _check_present(gone: threading.Event) -> None:
     if gone.is_set():
-        raise ClientGone("the client closed the connection: its pages not yet begun are not extracted")
+        raise ClientGone("the client closed the connection: what it asked for and had not begun was not extracted")
 
 
 def _extract_each(extractor: Extractor, jobs: Sequence[Job], gone: threading.Event) -> list[Outcome]:

@@ -92,3 +92,15 @@ def test_a_fetch_for_a_client_that_left_is_given_up(upstream: Upstream) -> None:
         time.sleep(NOTICE_S)  # the fetch is under way
         connection.close()
         assert wait_answered(client, "GET /extract") == {"client_gone": 1}  # in seconds, not the 30 s timeout
+
+
+def test_a_client_leaving_during_its_one_page_is_counted_gone(registry_with: Callable[..., BackendRegistry]) -> None:
+    gate = GateBackend()
+    settings = Settings(default_backend=RULES_DEFAULT)
+    with LiveServer(settings, registry=registry_with(gate)) as server, httpx.Client(base_url=server.url) as client:
+        connection = send(server.port, "/extract", json.dumps({"html": ARTICLE, "backend": "gate"}).encode())
+        gate.wait_entered(1)  # its page is being classified
+        connection.close()
+        time.sleep(NOTICE_S)
+        gate.opened.set()  # the extraction ends, for no one
+        assert wait_answered(client, "POST /extract") == {"client_gone": 1}  # it was "ok", with an answer sent nowhere
