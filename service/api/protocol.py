@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import socket
 from typing import Any, cast
 
@@ -39,6 +40,7 @@ from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
 from service.api.errors import BAD_REQUEST
 
+_log = logging.getLogger("uvicorn.error")  # where uvicorn logs what its parser refuses
 LINGER_S = 5.0  # longest wait for a client to stop sending a body nobody will read
 MAX_HEAD_BYTES = (
     64 * 1024
@@ -134,7 +136,11 @@ class HttpProtocol(AutoHTTPProtocol):  # type: ignore[misc,valid-type]  # uvicor
         self._refuse(b"400 Bad Request", BAD_REQUEST, msg)
 
     def _refuse(self, status: bytes, code: str, message: str) -> None:
-        """Answer ``status`` with the error shape of every other answer, before the app saw the request; close."""
+        """Answer ``status`` with the error shape of every other answer, before the app saw the request; close.
+
+        Logged: the app's metrics never see it.
+        """
+        _log.warning("%s refused before the app: %s (%s)", status.decode(), code, message)
         body = json.dumps({"error": {"code": code, "message": message}}).encode()
         head = [b"HTTP/1.1 " + status]
         head += [name + b": " + value for name, value in self.server_state.default_headers]
