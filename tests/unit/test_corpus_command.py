@@ -180,6 +180,12 @@ def test_a_shard_that_cannot_be_written_fails_alone_and_loudly(tmp_path: Path) -
     assert [p.name for p in out.glob("*.parquet")] == [next(out.glob("good.jsonl.*.parquet")).name]
 
 
+SIGINT_AS_AT_A_TERMINAL = (
+    "import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "sys.argv[0] = 'service'; runpy.run_module('service', run_name='__main__')"
+)
+
+
 def test_ctrl_c_stops_the_run_at_once_and_keeps_the_finished_shards(tmp_path: Path) -> None:
     """Ctrl-C reaches the whole process group: the workers ignore it, the command ends them and says so."""
     folder = tmp_path / "in"
@@ -187,8 +193,10 @@ def test_ctrl_c_stops_the_run_at_once_and_keeps_the_finished_shards(tmp_path: Pa
     for n in range(4):
         jsonl(folder / f"part{n}.jsonl", range(n * 2500, (n + 1) * 2500))
     out = tmp_path / "out"
-    command = [sys.executable, "-m", "service", "corpus", str(folder), "--out", str(out), "--backend", BACKEND,
-               "--workers", "2"]  # fmt: skip
+    arguments = ["corpus", str(folder), "--out", str(out), "--backend", BACKEND, "--workers", "2"]
+    # Ctrl-C as a terminal's, whatever this test inherited: a shell's background job (CI's, say) starts with
+    # SIGINT ignored, and a Python started so never turns it into KeyboardInterrupt
+    command = [sys.executable, "-c", SIGINT_AS_AT_A_TERMINAL, *arguments]
     child = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
         deadline = time.monotonic() + 120
