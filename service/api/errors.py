@@ -157,6 +157,9 @@ def error_fields(error: Exception) -> dict[str, object]:
     return {}
 
 
+METHOD_NOT_ALLOWED = 405
+
+
 def error_response(
     status: int, code: str, message: str, headers: dict[str, str] | None = None, **fields: object
 ) -> JSONResponse:
@@ -170,6 +173,15 @@ def _message(error: Exception) -> str:
     return str(error) or type(error).__name__
 
 
+def allowed_methods(request: Request, starlettes: str) -> str:
+    """Every method the app's API answers at the request's path, as its OpenAPI schema lists them.
+
+    A path the schema does not list keeps Starlette's ``starlettes``.
+    """
+    methods = request.app.openapi().get("paths", {}).get(request.scope.get("path", ""), {})
+    return ", ".join(sorted(method.upper() for method in methods)) or starlettes
+
+
 def install_error_handlers(app: FastAPI, metrics: Metrics) -> None:
     """Route every error through the table, so each response has the same shape and is counted."""
 
@@ -178,11 +190,14 @@ def install_error_handlers(app: FastAPI, metrics: Metrics) -> None:
         status, code, message = counted_error(error, metrics)
         return error_response(status, code, message, error_headers(error), **error_fields(error))
 
-    async def handle_http(_: Request, error: Exception) -> JSONResponse:
+    async def handle_http(request: Request, error: Exception) -> JSONResponse:
         status = getattr(error, "status_code", 500)
         code = HTTP_CODES.get(status, "http_error")
         metrics.errors.labels(code).inc()
-        return error_response(status, code, str(getattr(error, "detail", "")), getattr(error, "headers", None))
+        headers = getattr(error, "headers", None)
+        if status == METHOD_NOT_ALLOWED:  # Starlette names the first route's methods: /extract has a GET and a POST
+            headers = {**(headers or {}), "Allow": allowed_methods(request, (headers or {}).get("Allow", ""))}
+        return error_response(status, code, str(getattr(error, "detail", "")), headers)
 
     app.add_exception_handler(StarletteHTTPException, handle_http)
     app.add_exception_handler(RequestValidationError, handle)
