@@ -17,8 +17,8 @@ what the client still sends is dropped unparsed, and it is closed when the
 client closes its side (uvicorn's ``eof_received`` lets the transport close) or after
 :data:`LINGER_S`.
 
-And a request uvicorn's parser refuses (a request line over its limit, a malformed
-``Content-Length``, a control byte in a header) gets the service's error shape,
+And a request uvicorn's parser refuses (a malformed ``Content-Length``, a control
+byte in a header) gets the service's error shape,
 ``{"error": {"code": "bad_request", ...}}``, where uvicorn answered in plain text.
 
 A bound on the request's head (its request line and headers), which uvicorn's httptools
@@ -42,9 +42,8 @@ from service.api.errors import BAD_REQUEST
 
 _log = logging.getLogger("uvicorn.error")  # where uvicorn logs what its parser refuses
 LINGER_S = 5.0  # longest wait for a client to stop sending a body nobody will read
-MAX_HEAD_BYTES = (
-    64 * 1024
-)  # a request line and headers this long at most (Node's limit is 16 KiB, nginx's 8 KiB a line)
+# The longest request line and headers (Node allows 16 KiB, nginx 8 KiB a line).
+MAX_HEAD_BYTES = 64 * 1024
 HEAD_TIMEOUT_S = 10.0  # from the connection (or the last answer) to the end of the next request's headers
 HEAD_TOO_LARGE = "request_head_too_large"
 HEAD_TIMEOUT = "request_head_timeout"
