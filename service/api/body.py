@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import zlib
+from collections import Counter
 from typing import TypeVar
 
 from fastapi import Request
@@ -110,8 +111,7 @@ def check_query(request: Request, *, options: bool = True) -> None:
     if items and not options:
         beside = "the JSON body carries the options: leave the query string out"
         raise RequestValidationError([_query_error(name, value, beside) for name, value in items])
-    names = [name for name, _ in items]
-    repeated = sorted({name for name in names if names.count(name) > 1})
+    repeated = sorted(name for name, count in Counter(name for name, _ in items).items() if count > 1)
     if repeated:
         raise RequestValidationError([_query_error(name, None, "given more than once") for name in repeated])
 

@@ -62,7 +62,7 @@ def check_reachable(address: str) -> None:
     ``auto``, ``local`` and other forms are Ray's to resolve.
     """
     host, _, port = address.removeprefix("ray://").rpartition(":")
-    if not host or not port.isdigit() or address in ("auto", "local"):
+    if not host or not port.isdigit():
         return
     try:
         socket.create_connection((host.strip("[]"), int(port)), timeout=REACH_TIMEOUT_S).close()

@@ -28,7 +28,7 @@ from service.metadata.titles import best_title
 from service.metadata.visible import NOT_A_NAME, Visible
 from service.parsing.document import Document
 from service.parsing.markup import MAX_TEXT_CHARS, PageMarkup
-from service.parsing.urls import document_base_url, readable_url
+from service.parsing.urls import document_base_url, is_web_url, readable_url
 
 # <meta> names per field, most trusted first (OpenGraph, Twitter, Dublin Core, Highwire citation_*, CMS ones).
 TITLE_META = ("og:title", "twitter:title", "citation_title", "dc.title", "parsely-title")
@@ -343,11 +343,10 @@ def _absolute(href: str, base: str | None) -> str | None:
         return None
     try:
         resolved = urljoin(base, href) if base and not href.startswith(("https://", "http://")) else href
-        resolved = _EXTRA_SLASHES.sub(r"\1//", resolved)  # "https:////cdn.example/a.jpg", as browsers read it
-        parts = urlsplit(resolved)
-        return resolved if parts.scheme in {"http", "https"} and parts.hostname else None
     except ValueError:  # an unclosed IPv6 bracket, a bad port: a page's typo must not fail its extraction
         return None
+    resolved = _EXTRA_SLASHES.sub(r"\1//", resolved)  # "https:////cdn.example/a.jpg", as browsers read it
+    return resolved if is_web_url(resolved) else None
 
 
 def _tags(meta: dict[str, list[str]], main: dict[str, Any]) -> tuple[str, ...]:

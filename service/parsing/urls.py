@@ -31,6 +31,15 @@ def joined_url(base: str | None, url: str) -> str:
         return ""
 
 
+def is_web_url(url: str) -> bool:
+    """Whether ``url`` is an http(s) URL with a host, which urllib can read."""
+    try:
+        parts = urlsplit(url)
+        return parts.scheme in {"http", "https"} and bool(parts.hostname)
+    except ValueError:  # an unclosed IPv6 bracket, a bad port
+        return False
+
+
 def document_base_url(page_url: str | None, base_href: str) -> str | None:
     """What the page's relative URLs resolve against: its ``<base href>`` read against ``page_url``, else ``page_url``.
 
@@ -39,8 +48,4 @@ def document_base_url(page_url: str | None, base_href: str) -> str | None:
     """
     page_url = readable_url(page_url)
     base = joined_url(page_url, base_href) if base_href else ""
-    try:
-        parts = urlsplit(base)
-        return base if parts.scheme in {"http", "https"} and parts.hostname else page_url
-    except ValueError:  # "http://[": the join passes what it cannot read when there was nothing to join to
-        return page_url
+    return base if is_web_url(base) else page_url
