@@ -20,9 +20,9 @@ from service.backends.favor import FAVORS
 from service.errors import ExtractionError
 from service.fetching.decoding import ACCEPT_ENCODING, GZIP_MAGIC, BodyDecoder, ContentDecodingError
 from service.fetching.errors import UpstreamNotHtml
+from service.fetching.fetcher import page_charset
 from service.options import Options
 from service.output.formats import FORMATS
-from service.parsing.content_type import media_type
 from service.pipeline import extract
 from service.settings import DEFAULT_BACKEND, Settings, get_settings
 
@@ -122,10 +122,7 @@ def _fetch(url: str, limits: Settings) -> tuple[bytes, str | None, str]:
     timeout = httpx.Timeout(limits.fetch_read_timeout_s, connect=limits.fetch_connect_timeout_s)
     with httpx.stream("GET", url, headers=headers, follow_redirects=True, timeout=timeout) as response:
         response.raise_for_status()
-        media = media_type(response.headers.get("content-type", ""))[0]
-        if media not in limits.fetch_content_types:
-            accepted = ", ".join(sorted(limits.fetch_content_types))
-            raise UpstreamNotHtml(f"{url} sent {media or 'no Content-Type'}; accepted: {accepted}")
+        page_charset(response.headers.get("content-type", ""), limits.fetch_content_types, url)
         decoder = BodyDecoder(response.headers.get("content-encoding", ""))
         chunks, size = [], 0
         for raw in response.iter_raw():

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import socket
 import ssl
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass
 
 import httpx
@@ -53,6 +53,18 @@ async def system_resolver(host: str, port: int) -> list[IPAddress]:
     except (socket.gaierror, UnicodeError) as error:
         raise UpstreamError(f"cannot resolve {host}: {error}") from error
     return list(dict.fromkeys(to_address(str(info[4][0])) for info in infos))
+
+
+def page_charset(content_type: str, accepted: Collection[str] | None, source: str) -> str | None:
+    """The charset a response's ``Content-Type`` declares; :class:`UpstreamNotHtml` where its type is not ``accepted``.
+
+    ``accepted`` None takes any type. The API's fetcher and the command line's fetch answer alike.
+    """
+    media, charset = media_type(content_type)
+    if accepted is not None and media not in accepted:
+        said = ", ".join(sorted(accepted))
+        raise UpstreamNotHtml(f"{source} sent {media or 'no Content-Type'}; accepted: {said}")
+    return charset
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,10 +187,9 @@ class Fetcher:
             raise UpstreamError(f"{current.host} redirected to an invalid URL: {error}") from error
 
     async def _read(self, response: httpx.Response, target: Target, any_content_type: bool) -> FetchedPage:
-        media, charset = media_type(response.headers.get("content-type", ""))
-        if media not in self.policy.content_types and not any_content_type:
-            accepted = ", ".join(sorted(self.policy.content_types))
-            raise UpstreamNotHtml(f"{target.host} sent {media or 'no Content-Type'}; accepted: {accepted}")
+        content_type = response.headers.get("content-type", "")
+        accepted = None if any_content_type else self.policy.content_types
+        charset = page_charset(content_type, accepted, target.host)
         declared = response.headers.get("content-length", "")
         limit = self.policy.max_bytes
         if declared.isdigit() and int(declared) > limit:
