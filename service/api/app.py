@@ -14,6 +14,7 @@ from threadpoolctl import threadpool_limits
 from service.api.deps import STATE_KEY, AppState
 from service.api.errors import ERROR_CODES, install_error_handlers
 from service.api.gate import AdmissionGate
+from service.api.head import HeadAsGet
 from service.api.middleware import MetricsMiddleware, endpoints_of, methods_and_path
 from service.api.routes import backends, batch, compare, docs, extract, health, metrics, reader
 from service.api.schemas import ALL_BACKENDS
@@ -163,4 +164,5 @@ def create_app(
             allow_methods=["GET", "POST"],
             allow_headers=["Authorization", "Content-Type"],
         )
+    app.add_middleware(HeadAsGet)  # outermost: every layer inside sees the GET it answers
     return app

@@ -178,8 +178,11 @@ def allowed_methods(request: Request, starlettes: str) -> str:
 
     A path the schema does not list keeps Starlette's ``starlettes``.
     """
-    methods = request.app.openapi().get("paths", {}).get(request.scope.get("path", ""), {})
-    return ", ".join(sorted(method.upper() for method in methods)) or starlettes
+    listed = request.app.openapi().get("paths", {}).get(request.scope.get("path", ""), {})
+    methods = {method.upper() for method in listed}
+    if "GET" in methods:
+        methods.add("HEAD")  # service.api.head answers it
+    return ", ".join(sorted(methods)) or starlettes
 
 
 def install_error_handlers(app: FastAPI, metrics: Metrics) -> None:

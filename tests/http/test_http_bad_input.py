@@ -356,7 +356,9 @@ def test_a_trailing_slash_is_an_unknown_path_not_a_redirect_to_the_host_header(c
     assert response.json()["error"]["code"] == "not_found"
 
 
-@pytest.mark.parametrize(("path", "allowed"), [("/extract", "GET, POST"), ("/backends", "GET"), ("/compare", "POST")])
+@pytest.mark.parametrize(
+    ("path", "allowed"), [("/extract", "GET, HEAD, POST"), ("/backends", "GET, HEAD"), ("/compare", "POST")]
+)
 def test_a_405_names_every_method_the_path_answers(client: httpx.Client, path: str, allowed: str) -> None:
     """Starlette named the first route's: "Allow: POST" for /extract, which GET answers too."""
     response = client.request("PUT", path, content=ARTICLE, headers=HTML)
