@@ -25,7 +25,7 @@ from service.metadata.jsonld import ORGANIZATION_TYPES, JsonLd, node_types, pars
 from service.metadata.mojibake import repaired_text
 from service.metadata.published import HEAD_META, JSON_LD, MICRODATA, DateClues, published_day
 from service.metadata.titles import best_title
-from service.metadata.visible import NOT_A_NAME, Visible
+from service.metadata.visible import NOT_A_NAME, Visible, person_name
 from service.parsing.document import Document
 from service.parsing.markup import MAX_TEXT_CHARS, PageMarkup
 from service.parsing.urls import document_base_url, is_web_url, readable_url
@@ -51,9 +51,10 @@ TAG_META = ("article:tag", "parsely-tags", "keywords", "news_keywords")
 MAX_TAGS = 20
 # An author name is a few words; longer text in an author slot is a bio or a sentence.
 MAX_AUTHOR_WORDS = 8
+# A byline read line by line has a name and a role or a date: a longer one is some container's whole text.
+MAX_BYLINE_WORDS = 12
 # Author elements read, in page order, for the first that holds a name.
-MAX_BYLINES = 5
-_BY = re.compile(r"^\s*(?:written\s+by|posted\s+by|by)\s*[:\-]?\s*", re.IGNORECASE)
+_BY = re.compile(r"^\s*(?:(?:written|posted|text|words|story)\s+by|by)\s*[:\-]?\s*", re.IGNORECASE)
 # A description written as HTML ("<p>This week, we're scouting ...</p>": 10 Dragnet and 2 WCXB pages): one that
 # starts with a tag and closes one. "The <table> element represents ..." is text, and starts with none.
 _STARTS_WITH_TAG = re.compile(r"^\s*<[a-zA-Z][^<>]*>")
@@ -224,7 +225,7 @@ def _author(
         return structured
     return (
         _names(document.author_marks.microdata)
-        or _names(document.author_marks.bylines[:MAX_BYLINES], first_only=True)
+        or _names(_byline_names(document.author_marks.bylines), first_only=True)
         or structured
         or _names(text_of(ld.resolve(v)) for v in _as_list(main.get("author")))  # an organization, at last
     )
@@ -274,6 +275,20 @@ def _names(candidates: Iterable[str], *, first_only: bool = False) -> tuple[str,
             if first_only:
                 break
     return tuple(out)
+
+
+def _byline_names(bylines: Iterable[str]) -> Iterable[str]:
+    """Each byline's name: its first line where that reads as a person's name and more lines follow, else its text.
+
+    The lines after a name are a role or a date: "Harry Rabinowitz" over "Tech Reporter" read as one
+    text "Harry RabinowitzTech Reporter". A line that is only "By" is passed over; a byline of one line, or of more than
+    :data:`MAX_BYLINE_WORDS`, is read as before.
+    """
+    for byline in bylines:
+        lines = [line for line in byline.split("\n") if _BY.sub("", line)]
+        short = len(lines) > 1 and len(byline.split()) <= MAX_BYLINE_WORDS
+        name = person_name(_BY.sub("", lines[0])) if short else None
+        yield name or byline.replace("\n", "")
 
 
 def _site_name(meta: dict[str, list[str]], ld: JsonLd) -> str | None:

@@ -103,7 +103,8 @@ def _found_all(text: str, needles: tuple[str, ...]) -> list[int]:
     return sorted(found)
 
 
-def _name(text: str) -> str | None:
+def person_name(text: str) -> str | None:
+    """``text`` up to a separator where it reads as a person's name ("Jane Doe · 2 May"), else None."""
     text = _NAME_END.split(text, maxsplit=1)[0].strip(" ,.:;|·")
     if not text or len(text.split()) > MAX_NAME_WORDS or not _NAME.match(text) or NOT_A_NAME.search(text):
         return None
@@ -128,7 +129,7 @@ class Visible:
         """Names after "By", "Written by", "Author:" ..., without repeats."""
         names: list[str] = []
         for match in _BY_LINE.finditer(self._lines):
-            name = _name(match.group(1))
+            name = person_name(match.group(1))
             if name and name not in names:
                 names.append(name)
                 if len(names) >= MAX_FOUND:

@@ -31,6 +31,7 @@ ITEM_DATES = frozenset({"datepublished", "datecreated", "datemodified", "uploadd
 # sensitive, no id: each substring test costs a pass of the matcher, a case-insensitive one twice that, so
 # only the words some element's class holds are looked for.
 _BYLINE_CLASS_WORDS = ("author", "byline", "Author", "username", "postuser", "creator")
+MAX_BYLINES = 5  # bylines kept, in page order: the first plausible name among them is the author
 AUTHOR_ATTRIBUTES = ("itemprop", "rel")  # an element whose attribute of these is "author" names the page's author
 _AUTHOR_ATTRIBUTES_SELECTOR = ", ".join(f'[{name}="author"]' for name in AUTHOR_ATTRIBUTES)
 # (a script without a type is never JSON-LD: the matcher leaves it out)
@@ -202,7 +203,8 @@ class AuthorMarks:
     """Where the markup names an author outside <head>: microdata, and elements named for it."""
 
     microdata: tuple[str, ...] = ()  # the values of itemprop="author" (not of a nested item)
-    bylines: tuple[str, ...] = ()  # the text of elements whose rel or class names an author, byline or user
+    # The text of elements whose rel or class names an author, byline or user, a line per piece (see _pieces)
+    bylines: tuple[str, ...] = ()
 
 
 def collect_author_marks(root: MarkupNode | None, classes: Iterable[str], *, attributed: bool = True) -> AuthorMarks:
@@ -226,11 +228,37 @@ def collect_author_marks(root: MarkupNode | None, classes: Iterable[str], *, att
             text = _clean(value if value is not None else node.text())
             if text and (value is not None or "itemscope" not in attrs):  # a nested item's text is its parts'
                 microdata.append(text)
-        if _is_byline(attrs) and len(bylines) < MAX_ITEMS:
-            text = _clean(node.text())
+        if _is_byline(attrs) and len(bylines) < MAX_BYLINES:
+            text = _pieces(node)
             if text:
                 bylines.append(text)
     return AuthorMarks(tuple(microdata), tuple(bylines))
+
+
+def _pieces(node: MarkupNode) -> str:
+    """``node``'s text, a new line where a run of text meets the next with no white space between and a word.
+
+    Such runs are blocks the page's style sets apart ("<span>Harry Rabinowitz</span><span>Tech
+    Reporter</span>" shows two lines, and read as one text it is "Harry RabinowitzTech Reporter"):
+    each line is a candidate name of its own. White space is collapsed in each; the whole is cut
+    at :data:`MAX_TEXT_CHARS`.
+    """
+    lines: list[str] = []
+    line: list[str] = []
+    size = 0
+    for child in node.traverse(include_text=True):
+        text = child.text_content if child.tag == "-text" else None
+        if not text:
+            continue
+        if line and not line[-1][-1].isspace() and text[0].isalnum():
+            lines.append("".join(line))
+            line = []
+        line.append(text)
+        size += len(text)
+        if size >= MAX_TEXT_CHARS:
+            break
+    lines.append("".join(line))
+    return "\n".join(filter(None, (" ".join(text.split()) for text in lines)))[:MAX_TEXT_CHARS]
 
 
 def _author_selector(classes: Iterable[str], attributed: bool) -> str:

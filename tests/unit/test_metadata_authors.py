@@ -10,7 +10,7 @@ from service.parsing.lexbor import parse_html
 from service.parsing.markup import AuthorMarks, collect_author_marks
 from service.parsing.walk import python_walk
 
-from support.metadata_pages import BODY, page
+from support.metadata_pages import BODY, metadata_of_page, page
 
 
 @pytest.mark.parametrize("walk", ["python", "compiled"])
@@ -92,3 +92,40 @@ def test_an_element_whose_class_names_an_author_is_a_byline(css_class: str) -> N
     marks = parse_html(page(body=body)).author_marks
     assert marks.bylines == ("Lee Moss", "By Ann Roe")
     assert parse_html(page(body=BODY)).author_marks.bylines == ()
+
+
+def test_a_byline_records_a_line_where_two_pieces_meet_without_white_space() -> None:
+    """Two elements the page's style sets apart read "Harry RabinowitzTech Reporter" as one text."""
+    body = (
+        '<div class="byline"><span>Harry Rabinowitz</span><span>Tech Reporter</span></div>'
+        '<div class="author">Ann <b>Roe</b>, <i>Bo Li</i></div>' + BODY  # white space or a comma: one line
+    )
+    assert parse_html(page(body=body)).author_marks.bylines == ("Harry Rabinowitz\nTech Reporter", "Ann Roe, Bo Li")
+
+
+DATED = '<meta property="article:published_time" content="2024-03-03">'
+
+
+@pytest.mark.parametrize(
+    ("byline", "author"),
+    [
+        ("<span>Harry Rabinowitz</span><span>Tech Reporter</span>", ("Harry Rabinowitz",)),
+        ("<b>Mateusz Haberny</b><i>Founder at Oakywood</i>", ("Mateusz Haberny",)),
+        ("<span>By</span><a href=/u/j>Jane Doe</a><span>Staff Writer</span>", ("Jane Doe",)),
+        ("<span>Luke Kim</span><time>December 17, 2025</time>", ("Luke Kim",)),
+        ("Text by Hunter Dukes", ("Hunter Dukes",)),
+        ("Words by Hunter Dukes", ("Hunter Dukes",)),
+        ("Jane <b>Doe</b>", ("Jane Doe",)),  # white space between: one name
+        ("<span>AquaCare</span><span>AquaCare</span>", ("AquaCare",)),
+    ],
+)
+def test_a_bylines_first_line_is_the_name_and_what_follows_its_role(byline: str, author: tuple[str, ...]) -> None:
+    body = f'<div class="byline">{byline}</div>' + BODY
+    assert metadata_of_page(DATED, body).author == author
+
+
+def test_a_long_byline_is_read_whole_not_by_its_first_line() -> None:
+    """A byline class on some container: its first line ("Friday") is no name, and the whole is too long for one."""
+    story = "<p>" + "A story of the day that goes on. " * 3 + "</p>"
+    body = f'<div class="author-wrap"><span>Friday</span><span>Oct 19 2012</span>{story}</div>' + BODY
+    assert metadata_of_page(DATED, body).author == ()
