@@ -54,6 +54,7 @@ REQUIRED_PARENT: dict[str, frozenset[str]] = {
 BARE_TEXT_CONTAINERS = frozenset({"li", "caption", "td", "th"})
 HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 PRE_TAGS = frozenset({"pre", "listing", "xmp", "plaintext"})
+BARE_PRE_TAGS = PRE_TAGS - {"pre"}  # not block-level to the walk (service.parsing.document.BLOCK_LEVEL_TAGS)
 # Items a site's CSS nearly always sets apart (menus of links, button bars):
 # adjacent ones with no white space between them still read as two words.
 ITEM_TAGS = frozenset({"a", "button"})
@@ -219,6 +220,21 @@ class _ElementFacts:
         return chain, last_kind, leaf, link, style, item
 
 
+def _paragraph_elements(document: Document) -> np.ndarray:
+    """Each block's paragraph element: its block-level parent, or the <listing>, <xmp> or <plaintext> it is in.
+
+    Browsers show those three as blocks of preformatted text; the walk's block-level tags, which the models'
+    features were fitted with, leave them out. One inside a <pre> stays in it (the <pre> names the language).
+    """
+    paragraph = document.block_paragraph
+    marked = document.elem_tagged(BARE_PRE_TAGS)
+    if not marked.any():
+        return paragraph
+    nearest = document.nearest_marked(marked)[document.block_elem]
+    in_pre = document.elem_tagged(PRE_TAGS)[paragraph]
+    return np.where((nearest > paragraph) & ~in_pre, nearest, paragraph)
+
+
 def _separator_codes(document: Document, keep: np.ndarray, kept: np.ndarray, unseen: np.ndarray | None) -> np.ndarray:
     """How each kept leaf follows the kept one before it: BROKEN, SPACED or JOINED.
 
@@ -268,7 +284,7 @@ def build_tree(
         return root
     # A paragraph starts wherever the block-level parent changes in the page,
     # so text on both sides of a dropped <p> never merges.
-    paragraph_of = document.block_paragraph
+    paragraph_of = _paragraph_elements(document)
     changes = np.zeros(len(document), dtype=np.int64)
     np.not_equal(paragraph_of[1:], paragraph_of[:-1], out=changes[1:], casting="unsafe")
     first = np.flatnonzero(np.diff(np.cumsum(changes)[kept], prepend=-1))

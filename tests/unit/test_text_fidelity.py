@@ -50,6 +50,20 @@ def test_an_indent_is_the_white_space_after_the_last_line_break_and_never_leaves
     assert rendered(html, walk)[0] == "a\n\tb\nc\n\nd"
 
 
+@pytest.mark.parametrize("tag", ["listing", "xmp"])
+def test_listing_and_xmp_in_running_text_are_preformatted_blocks_of_their_own(tag: str) -> None:
+    """Browsers show them as <pre>; read as the running text around them they lost their lines and indents."""
+    text, markdown, html = rendered(f"<div>Intro <{tag}>x = 1\n    y = 2</{tag}> outro</div>")
+    assert text == "Intro\n\nx = 1\n    y = 2\n\noutro"
+    assert markdown == "Intro\n\n```\nx = 1\n    y = 2\n```\n\noutro"
+    assert html == "<p>Intro</p>\n<pre>x = 1\n    y = 2</pre>\n<p>outro</p>"
+
+
+def test_an_xmp_inside_a_pre_is_read_with_the_pre_and_its_language() -> None:
+    html = '<pre class="language-yaml">\n<xmp>- sensor:\n    name: x</xmp></pre>'
+    assert rendered(html)[1] == "```yaml\n- sensor:\n    name: x\n```"
+
+
 def test_the_indent_changes_no_text_the_models_read() -> None:
     document = parse_html(HIGHLIGHTED)
     assert document.texts == ["def", "f", "(x):", "if", " x:", "return", "1"]
