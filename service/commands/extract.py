@@ -19,7 +19,7 @@ import httpx
 from service.backends.favor import FAVORS
 from service.errors import ExtractionError
 from service.fetching.decoding import ACCEPT_ENCODING, GZIP_MAGIC, BodyDecoder, ContentDecodingError
-from service.fetching.errors import UpstreamNotHtml
+from service.fetching.errors import UpstreamNotHtml, transport_reason
 from service.fetching.fetcher import page_charset
 from service.options import Options
 from service.output.formats import FORMATS
@@ -178,7 +178,8 @@ def run(args: argparse.Namespace) -> int:
         UnicodeError,
         ContentDecodingError,
     ) as error:
-        print(f"error: cannot read {args.source}: {error}", file=sys.stderr)
+        reason = transport_reason(error) if isinstance(error, httpx.HTTPError) else error
+        print(f"error: cannot read {args.source}: {reason}", file=sys.stderr)
         return 2
     output = "text" if args.format == "json" else args.format
     charset = args.charset or declared

@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
 
 from service.errors import ExtractionError
+
+# The parser's echo of the bytes it refused, which h11 appends to a protocol error ("illegal chunk header:
+# bytearray(b'zz\\r\\n')"): a status line or header of up to 64 KiB of the upstream's bytes, in an answer and a log.
+_ECHOED_BYTES = re.compile(r":?\s*(?:bytearray\()?(?<![\w])b['\"].*$", re.DOTALL)
+MAX_REASON_CHARS = 200
+
+
+def transport_reason(error: Exception) -> str:
+    """What a transport error says went wrong, without the bytes it echoes, in a line; else its class's name."""
+    reason = " ".join(_ECHOED_BYTES.sub("", str(error)).split())
+    return reason[:MAX_REASON_CHARS] or type(error).__name__
 
 
 class BlockReason(StrEnum):

@@ -34,6 +34,7 @@ from service.fetching.errors import (
     UpstreamStatus,
     UpstreamTimeout,
     UpstreamTooLarge,
+    transport_reason,
 )
 from service.fetching.robots import RobotsCache
 from service.parsing.content_type import media_type
@@ -147,7 +148,7 @@ class Fetcher:
         except (TimeoutError, httpx.TimeoutException) as error:
             raise UpstreamTimeout(f"{target.host} did not answer in time ({type(error).__name__})") from error
         except httpx.HTTPError as error:
-            raise UpstreamError(f"fetching from {target.host} failed: {error or type(error).__name__}") from error
+            raise UpstreamError(f"fetching from {target.host} failed: {transport_reason(error)}") from error
 
     async def _follow(self, target: Target, allow_error_status: bool, any_content_type: bool) -> FetchedPage:
         for _ in range(self.policy.max_redirects + 1):

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import socket
 import ssl
+import threading
 from collections.abc import Iterator, Sequence
 from ipaddress import IPv4Address, ip_network
 
@@ -267,3 +269,37 @@ def test_tls_refuses_a_certificate_for_another_name(tls_upstream: Upstream, ca: 
     resolver = MapResolver({"other.test": [LOOPBACK]})
     with pytest.raises(UpstreamError, match=r"other\.test failed: .*(?i:hostname mismatch)"):
         fetch(tls_upstream.url("/page", host="other.test"), resolver, client_context(ca))
+
+
+CHUNKED_HTML = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n"
+
+
+def _answering_once(answer: bytes) -> tuple[str, threading.Thread]:
+    """A server on 127.0.0.1 that reads one request and writes ``answer``, whatever HTTP says of it."""
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def serve() -> None:
+        with listener, listener.accept()[0] as connection:
+            connection.recv(65536)
+            connection.sendall(answer)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    return f"http://127.0.0.1:{listener.getsockname()[1]}/", thread
+
+
+@pytest.mark.parametrize(
+    ("answer", "reason"),
+    [
+        (CHUNKED_HTML + b"zz\r\n", "illegal chunk header"),
+        (b"garbage " + b"x" * 20_000 + b"\r\n\r\n", "illegal status line"),
+    ],
+)
+def test_a_protocol_error_says_what_broke_without_echoing_the_upstreams_bytes(answer: bytes, reason: str) -> None:
+    """h11 appends the bytes it refused ("bytearray(b'zz\\r\\n')"): up to a whole status line in an answer and a log."""
+    url, thread = _answering_once(answer)
+    with pytest.raises(UpstreamError) as refused:
+        fetch(url)
+    thread.join(5)
+    message = str(refused.value)
+    assert message == f"fetching from 127.0.0.1 failed: {reason}"

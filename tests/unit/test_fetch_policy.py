@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from service.fetching.addresses import check_addresses, is_public, parse_target
-from service.fetching.errors import BlockReason, InvalidUrl, UrlNotAllowed
+from service.fetching.errors import MAX_REASON_CHARS, BlockReason, InvalidUrl, UrlNotAllowed, transport_reason
 from service.fetching.fetcher import system_resolver
 
 from support.addresses import NON_PUBLIC_LITERAL_URLS
@@ -227,3 +227,18 @@ def test_the_system_resolver_returns_every_address_of_localhost() -> None:
     addresses = asyncio.run(system_resolver("localhost", 80))
     assert IPv4Address("127.0.0.1") in addresses
     assert not any(is_public(address) for address in addresses)
+
+
+@pytest.mark.parametrize(
+    ("message", "reason"),
+    [
+        ("illegal chunk header: bytearray(b'zz\\r\\n')", "illegal chunk header"),
+        ('illegal header line: b"X: \\x01"', "illegal header line"),
+        ("Server disconnected without sending a response.", "Server disconnected without sending a response."),
+        ("cannot reach bob's host", "cannot reach bob's host"),  # a word's b' is no echo
+        ("", "ValueError"),
+        ("x" * 500, "x" * MAX_REASON_CHARS),
+    ],
+)
+def test_a_transport_errors_reason_leaves_out_the_bytes_the_parser_echoes(message: str, reason: str) -> None:
+    assert transport_reason(ValueError(message)) == reason
