@@ -24,7 +24,7 @@ from service.metadata.fields import Metadata
 from service.metadata.jsonld import ORGANIZATION_TYPES, JsonLd, node_types, parse_json_ld, text_of
 from service.metadata.mojibake import repaired_text
 from service.metadata.published import HEAD_META, JSON_LD, MICRODATA, DateClues, published_day
-from service.metadata.titles import best_title
+from service.metadata.titles import best_title, path_words
 from service.metadata.visible import NOT_A_NAME, Visible, person_name
 from service.parsing.document import Document
 from service.parsing.markup import MAX_TEXT_CHARS, PageMarkup
@@ -90,6 +90,7 @@ def extract_metadata(document: Document, url: str | None = None, ld: JsonLd | No
             headings=markup.headings,
             site_name=site_name,
             home=urlsplit(url or "").path in {"", "/"},
+            path_words=path_words(url),
         ),
         author=author,
         date_published=published,

@@ -336,3 +336,34 @@ def test_a_description_written_as_html_is_read_as_its_text() -> None:
     assert metadata_of(page(head)).description == "Introducing Mini, fast. Second."
     text = '<meta name="description" content="The &lt;table&gt; element holds rows &lt;/tr&gt; by rows">'
     assert metadata_of(page(text)).description == "The <table> element holds rows </tr> by rows"
+
+
+REDDIT_POST = "https://www.reddit.com/r/Cooking/comments/1rl0nt4/enameled_cast_iron_pan_and_metal/"
+
+
+def test_a_head_that_names_the_site_gives_way_to_the_title_the_urls_path_names() -> None:
+    """The page's titles agree on none and the head names the site; the <h1> says the post the URL names."""
+    html = page("<title>Reddit - The heart of the internet</title>", f"<h1>Enameled Cast Iron Pan and Metal</h1>{BODY}")
+    assert metadata_of(html, REDDIT_POST).title == "Enameled Cast Iron Pan and Metal"
+    assert metadata_of(html, None).title == "Reddit - The heart of the internet"  # no URL, nothing to go by
+
+
+def test_a_blogs_name_gives_way_to_the_posts_segment_of_its_head_title() -> None:
+    html = page("<title>Joy the Baker – Onion and Ricotta Frittata</title>", f"<h1>Joy the Baker</h1>{BODY}")
+    assert metadata_of(html, "https://joythebaker.com/2012/11/onion-and-ricotta-frittata/").title == (
+        "Onion and Ricotta Frittata"
+    )
+
+
+@pytest.mark.parametrize(
+    ("path", "title"),
+    [
+        ("/products/royal-edition", "The Ridge Royal Edition"),  # the choice shares no word, the <h1> two
+        ("/products/royal-edition-aluminum", "Aluminum Black Wallet"),  # the choice shares one: kept
+        ("/products/royal", "Aluminum Black Wallet"),  # no other title shares two words: the choice stands
+    ],
+)
+def test_the_path_overrules_only_a_choice_it_shares_no_word_with_for_one_that_shares_two(path: str, title: str) -> None:
+    html = page("<title>Aluminum Black Wallet | The Ridge</title>", f"<h1>The Ridge Royal Edition</h1>{BODY}")
+    assert metadata_of(html, None).title == "Aluminum Black Wallet"
+    assert metadata_of(html, "https://ridge.com" + path).title == title
