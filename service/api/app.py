@@ -29,6 +29,7 @@ from service.pipeline import Extractor, warm_up
 from service.runtime.admission import AdmissionLimit
 from service.runtime.heap import return_large_blocks, settle_heap
 from service.runtime.scheduling import share_interpreter
+from service.runtime.workers import forget_dead_workers, note_startup_failure
 from service.serving.fetch import FetchService
 from service.serving.start import open_extraction
 from service.settings import Settings, get_settings
@@ -127,8 +128,13 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, AppState]]:
+        forget_dead_workers()
         async with AsyncExitStack() as stack:
-            state = await _open(chosen, metrics, registry, resolver, stack)
+            try:
+                state = await _open(chosen, metrics, registry, resolver, stack)
+            except Exception:
+                note_startup_failure()
+                raise
             metrics.initialise(
                 endpoints=endpoints_of(_all_routes(app)),
                 backend_endpoints=endpoints_of(route for router in BACKEND_ROUTERS for route in router.routes),

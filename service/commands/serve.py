@@ -19,7 +19,10 @@ import uvicorn
 
 from service.api.protocol import HttpProtocol
 from service.metrics import MULTIPROC_ENV
+from service.runtime.workers import STARTUP_FAILED, startup_failed
 from service.settings import Settings, get_settings
+
+STARTUP_FAILURE = 3  # uvicorn's exit status for a start that failed (one worker); the same for several
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -34,8 +37,8 @@ def _multiprocess_metrics_dir() -> Path | None:
     configured = os.environ.get(MULTIPROC_ENV)
     path = Path(configured) if configured else Path(tempfile.mkdtemp(prefix="extract-metrics-"))
     path.mkdir(parents=True, exist_ok=True)
-    for stale in path.glob("*.db"):  # samples of an earlier run would be summed in
-        stale.unlink()
+    for stale in [*path.glob("*.db"), path / STARTUP_FAILED]:  # an earlier run's samples would be summed in
+        stale.unlink(missing_ok=True)
     os.environ[MULTIPROC_ENV] = str(path)
     return None if configured else path
 
@@ -44,6 +47,7 @@ def run(args: argparse.Namespace) -> int:
     # Validated like the environment, so a GPU provider with several workers fails here.
     settings = Settings(host=args.host, port=args.port, workers=args.workers)
     made = _multiprocess_metrics_dir() if settings.workers > 1 else None
+    failed = False
     try:
         uvicorn.run(
             "service.api.app:create_app",
@@ -56,7 +60,10 @@ def run(args: argparse.Namespace) -> int:
             log_level="info",
             access_log=settings.access_log,
         )
+        # uvicorn's parent stops when a worker fails to start, but ends 0: a supervisor restarting on failure
+        # would not restart it, and Kubernetes would show the pod Completed
+        failed = settings.workers > 1 and startup_failed(Path(os.environ[MULTIPROC_ENV]))
     finally:
         if made is not None:
             shutil.rmtree(made, ignore_errors=True)
-    return 0
+    return STARTUP_FAILURE if failed else 0

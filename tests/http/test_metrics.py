@@ -187,6 +187,17 @@ def test_several_workers_report_one_sum(tmp_path: Path) -> None:
     assert process.returncode == 0, stderr.decode()[-2000:]
 
 
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_failed_start_ends_the_command_with_status_3_however_many_workers(tmp_path: Path, workers: str) -> None:
+    """uvicorn's parent of several workers stopped when one failed to start, and ended 0 (a pod "Completed")."""
+    env = {**os.environ, "EXTRACT_MODEL_STORE_DIR": str(tmp_path)}  # no manifest: the default backend cannot load
+    env.pop(MULTIPROC_ENV, None)
+    command = [sys.executable, "-m", "service", "serve", "--workers", workers, "--port", str(free_port())]
+    finished = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=60, check=False)
+    assert finished.returncode == 3, finished.stderr[-2000:]
+    assert "unknown backend 'gbt'" in finished.stderr
+
+
 def test_an_empty_backend_name_is_counted_as_the_default_it_runs(server: httpx.Client) -> None:
     before = scrape(server.get("/metrics").text)
     assert server.post("/extract", json={"html": ARTICLE, "backend": ""}).json()["backend"] == "boilerpipe"
