@@ -24,7 +24,7 @@ MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 # Request outcome, from the response status; a bounded set.
 # nginx's status for a request whose client closed the connection first: the answer reaches no one.
 CLIENT_CLOSED_REQUEST = 499
-OUTCOMES = ("ok", "client_error", "client_gone", "overloaded", "upstream_error", "server_error")
+OUTCOMES = ("ok", "client_error", "client_gone", "overloaded", "unavailable", "upstream_error", "server_error")
 STAGES = ("fetch", "parse", "classify", "render")
 NO_BACKEND = "none"  # a request that names no backend, or fails before one is known
 UNKNOWN_BACKEND = "unknown"  # a name that is not registered: kept out of the label set
@@ -38,8 +38,10 @@ def outcome_of(status: int) -> str:
         return "ok"
     if status == CLIENT_CLOSED_REQUEST:
         return "client_gone"
-    if status in (429, 503):
+    if status == 429:  # shed: admission or a queue is full
         return "overloaded"
+    if status == 503:  # not ready (a probe), or shutting down: no load to shed
+        return "unavailable"
     if status in (502, 504):
         return "upstream_error"
     return "client_error" if status < 500 else "server_error"

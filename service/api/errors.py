@@ -121,9 +121,12 @@ ERROR_TABLE: dict[type[Exception], tuple[int, str]] = {
 # What Starlette raises itself (unknown route, wrong method) -> stable code.
 HTTP_CODES = {404: "not_found", 405: "method_not_allowed"}
 INTERNAL = (500, "internal_error")
+SHUTTING_DOWN = (503, "shutting_down")  # a request the server cancelled at shutdown (service.api.shutdown)
 
 # Every code a response can carry, for pre-initialising the error counter.
-ERROR_CODES = sorted({code for _, code in ERROR_TABLE.values()} | {*HTTP_CODES.values(), "http_error", INTERNAL[1]})
+ERROR_CODES = sorted(
+    {code for _, code in ERROR_TABLE.values()} | {*HTTP_CODES.values(), "http_error", INTERNAL[1], SHUTTING_DOWN[1]}
+)
 
 
 def status_and_code(error: Exception) -> tuple[int, str]:

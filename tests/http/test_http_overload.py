@@ -224,3 +224,24 @@ def test_shutdown_stops_accepting_and_lets_the_request_in_flight_finish(
         assert "real content" in response.json()["text"]
         server.thread.join(timeout=20)
         assert not server.thread.is_alive()
+
+
+def test_a_request_the_shutdown_cancels_is_answered_503_shutting_down_in_the_error_shape(
+    registry_with: Callable[..., BackendRegistry],
+) -> None:
+    """uvicorn cancels what still runs when the graceful time is out, and answered a plain-text 500 (a server error)."""
+    gate = GateBackend()
+    server = LiveServer(
+        Settings(graceful_shutdown_timeout_s=1, default_backend=RULES_DEFAULT), registry=registry_with(gate)
+    )
+    with server, ThreadPoolExecutor(1) as pool:
+        in_flight = pool.submit(
+            httpx.post, server.url + "/extract", json={"html": ARTICLE, "backend": "gate"}, timeout=30
+        )
+        gate.wait_entered(1)
+        server.server.should_exit = True  # what SIGTERM does; the gate stays shut past the graceful second
+        response = in_flight.result()
+        gate.opened.set()  # the worker thread cannot be cancelled: let it end
+        server.thread.join(timeout=20)
+    assert response.status_code == 503 and response.headers["retry-after"] == "1"
+    assert response.json()["error"]["code"] == "shutting_down"

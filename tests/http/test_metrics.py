@@ -19,7 +19,7 @@ from service.api.errors import ERROR_CODES
 from service.backends.boilerpipe import BoilerpipeBackend
 from service.backends.registry import default_registry
 from service.commands.pages import free_port
-from service.metrics import MULTIPROC_ENV, Metrics
+from service.metrics import MULTIPROC_ENV, Metrics, outcome_of
 from service.settings import Settings
 
 from support.live_server import RULES_DEFAULT, LiveServer
@@ -43,6 +43,24 @@ def initialised(metrics: Metrics) -> Metrics:
     return metrics
 
 
+@pytest.mark.parametrize(
+    ("status", "outcome"),
+    [
+        (200, "ok"),
+        (404, "client_error"),
+        (429, "overloaded"),
+        (499, "client_gone"),
+        (500, "server_error"),
+        (502, "upstream_error"),
+        (503, "unavailable"),
+        (504, "upstream_error"),
+    ],
+)
+def test_a_status_has_one_outcome_and_only_shedding_is_overloaded(status: int, outcome: str) -> None:
+    """A 503 (a failing readiness probe, a request cancelled at shutdown) fed the shedding alert as overloaded."""
+    assert outcome_of(status) == outcome
+
+
 def test_each_registry_gets_its_own_metrics() -> None:
     first, second = CollectorRegistry(), CollectorRegistry()
     Metrics(first).requests.labels("GET /healthz", "none", "ok").inc()
@@ -59,7 +77,7 @@ def test_every_label_value_exists_before_anything_happens() -> None:
     assert label_values(samples, "extract_errors_total", "code") == set(ERROR_CODES)
     backends = {"boilerpipe", "bilstm", "all", "unknown", "none"}
     assert label_values(samples, "extract_requests_total", "backend") == backends
-    outcomes = {"ok", "client_error", "client_gone", "overloaded", "upstream_error", "server_error"}
+    outcomes = {"ok", "client_error", "client_gone", "overloaded", "unavailable", "upstream_error", "server_error"}
     assert label_values(samples, "extract_requests_total", "outcome") == outcomes
     assert value(samples, "extract_blocked_urls_total", reason="address") == 0
     assert ("extract_stage_duration_seconds_count", (("backend", "none"), ("stage", "fetch"))) in samples

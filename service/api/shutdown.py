@@ -1,0 +1,51 @@
+"""A request the server cancels at shutdown gets the error shape: 503 ``shutting_down``.
+
+When ``EXTRACT_GRACEFUL_SHUTDOWN_TIMEOUT_S`` runs out, uvicorn cancels the requests still running and
+answered each with a plain-text 500, counted as a server error (what the paging alert watches). The
+client is better told the truth in the usual shape: the server is going away, retry (another replica).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from service.api.errors import SHUTTING_DOWN, error_response
+from service.metrics import Metrics
+
+RETRY_AFTER_S = 1
+log = logging.getLogger(__name__)
+
+
+class AnswerWhenCancelled:
+    """Answers 503 ``shutting_down`` where the server cancels a request that has not begun its answer."""
+
+    def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
+        self.app = app
+        self.metrics = metrics
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def noting_the_start(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, noting_the_start)
+        except asyncio.CancelledError:
+            if started:
+                raise
+            # The request is over either way; its task ends here, answered, instead of unwinding as an error.
+            log.warning("%s %s cancelled at shutdown: answered 503", scope["method"], scope["path"])
+            status, code = SHUTTING_DOWN
+            self.metrics.errors.labels(code).inc()
+            message = "the server is shutting down and stopped this request; send it again"
+            response = error_response(status, code, message, {"Retry-After": str(RETRY_AFTER_S)})
+            await response(scope, receive, send)
