@@ -140,7 +140,7 @@ def test_the_sync_script_notices_a_drift(tmp_path: Path, monkeypatch: pytest.Mon
 def test_promtool_rejects_a_broken_expression(tmp_path: Path) -> None:
     """The check is live: the same file with one expression broken fails."""
     broken = tmp_path / "broken.rules.yml"
-    broken.write_text(RULES.read_text(encoding="utf-8").replace("> 204", "> > 204"), encoding="utf-8")
+    broken.write_text(RULES.read_text(encoding="utf-8").replace("> 24", "> > 24"), encoding="utf-8")
     result = subprocess.run(
         [promtool(), "check", "rules", str(broken)], capture_output=True, text=True, timeout=30, check=False
     )
