@@ -57,7 +57,7 @@ class Backend(Protocol):
     name: str  # the one name used everywhere: registry, manifest, requests, metrics
     kind: str  # "rules", "onnx" or "graph"
     version: str  # model or rule-set version, reported with every extraction
-    execution_provider: str = "CPU"  # where it runs: "CPU" or "CUDA", the one ONNX Runtime really uses
+    execution_provider: str = "CPU"  # where it runs: "CPU", "CUDA", "Tensorrt", the one ONNX Runtime really uses
     batched: bool = False  # True: a BatchedBackend whose requests may share inference calls (Settings.micro_batching)
     compatible_versions: tuple[str, ...] = ()  # earlier versions whose scores this one's replace (for ensembles)
     # By page type, the model that classifies such pages in its stead (bilstm's article model); none by default.
