@@ -9,6 +9,8 @@ as JSON (``EXTRACT_API_KEYS='["k1","k2"]'``).
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Mapping
 from functools import cache
 from ipaddress import IPv4Network, IPv6Network
 from pathlib import Path
@@ -33,12 +35,18 @@ DEFAULT_BILSTM_WINDOW_BLOCKS = 2048
 DEFAULT_BILSTM_OVERLAP_BLOCKS = 256
 
 MIB = 1024 * 1024
+PREFIX = "EXTRACT_"
+# EXTRACT_* variables that are no settings: the corpus and cache folders the tools read (service/paths.py),
+# the compiled extensions' build switch (setup.py), the tests' quality-gate cache switch (tests/eval).
+TOOL_VARIABLES = frozenset(
+    {"EXTRACT_DATA_DIR", "EXTRACT_CHECK_DATA_DIR", "EXTRACT_CACHE_DIR", "EXTRACT_BUILD_WALK", "EXTRACT_NO_GATE_CACHE"}
+)
 
 
 class Settings(BaseSettings):
     """Every knob of the service, documented where it is defined (the README's table is built from these)."""
 
-    model_config = SettingsConfigDict(env_prefix="EXTRACT_", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix=PREFIX, extra="ignore")
 
     # Serving
     host: str = Field("127.0.0.1", description="Address the server binds to.")
@@ -235,3 +243,18 @@ class Settings(BaseSettings):
 @cache
 def get_settings() -> Settings:
     return Settings()
+
+
+def unknown_variables(environ: Mapping[str, str]) -> list[str]:
+    """A line for each ``EXTRACT_*`` variable that names no setting, with the settings it may have meant.
+
+    pydantic ignores them, so a misspelled ``EXTRACT_MAX_INFLIGHT`` left the limit at its default unseen.
+    """
+    known = [name.upper() for name in Settings.model_fields]
+    lines = []
+    for name in sorted(environ):
+        upper = name.upper()
+        if upper.startswith(PREFIX) and upper[len(PREFIX) :] not in known and upper not in TOOL_VARIABLES:
+            near = [PREFIX + n for n in difflib.get_close_matches(upper[len(PREFIX) :], known, n=2, cutoff=0.75)]
+            lines.append(f"{name} is no setting" + (f" (did you mean {' or '.join(near)}?)" if near else ""))
+    return lines

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -20,7 +21,7 @@ import uvicorn
 from service.api.protocol import HttpProtocol
 from service.metrics import MULTIPROC_ENV
 from service.runtime.workers import STARTUP_FAILED, startup_failed
-from service.settings import Settings, get_settings
+from service.settings import Settings, get_settings, unknown_variables
 
 STARTUP_FAILURE = 3  # uvicorn's exit status for a start that failed (one worker); the same for several
 
@@ -46,6 +47,8 @@ def _multiprocess_metrics_dir() -> Path | None:
 def run(args: argparse.Namespace) -> int:
     # Validated like the environment, so a GPU provider with several workers fails here.
     settings = Settings(host=args.host, port=args.port, workers=args.workers)
+    for line in unknown_variables(os.environ):  # ignored, as before, but not unseen
+        print(f"warning: {line}; it is ignored", file=sys.stderr)
     made = _multiprocess_metrics_dir() if settings.workers > 1 else None
     failed = False
     try:

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
 from pydantic import ValidationError
 
 from service.api.app import create_app
 from service.errors import UnknownBackend
-from service.settings import Settings
+from service.settings import Settings, unknown_variables
+
+from support.paths import REPO
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -66,3 +69,22 @@ def test_micro_batching_defaults_to_a_gpu_only_with_batches_of_32() -> None:
     assert gpu.micro_batching and gpu.batch_size == 32
     assert Settings(batch_max_size=8).micro_batching and Settings(batch_max_size=8).batch_size == 8
     assert Settings(batch_max_size=1).micro_batching  # asked for: a batcher, even of one
+
+
+def test_an_extract_variable_that_names_no_setting_is_said_with_the_ones_it_may_mean() -> None:
+    """pydantic ignores them: EXTRACT_MAX_INFLIGHT=2 left the limit at 64 unseen (serve now warns)."""
+    environ = {"EXTRACT_MAX_INFLIGHT": "2", "EXTRACT_WORKER": "4", "EXTRACT_PORT": "1", "EXTRACT_DATA_DIR": "x"}
+    assert unknown_variables({**environ, "extract_nonsense": "1", "PATH": "/bin"}) == [
+        "EXTRACT_MAX_INFLIGHT is no setting (did you mean EXTRACT_MAX_IN_FLIGHT or EXTRACT_FETCH_MAX_IN_FLIGHT?)",
+        "EXTRACT_WORKER is no setting (did you mean EXTRACT_WORKERS?)",
+        "extract_nonsense is no setting",
+    ]
+
+
+def test_every_extract_variable_the_repository_reads_is_a_setting_or_a_tools() -> None:
+    """A tool's variable that is not listed would be warned about by every serve that inherits it (the tests' runs)."""
+    sources = [*REPO.glob("service/**/*.py"), *REPO.glob("tests/**/*.py"), REPO / "setup.py", REPO / "Makefile"]
+    sources += [REPO / "Dockerfile", REPO / "docker-compose.yml", *REPO.glob("k8s/**/*.yaml"), REPO / ".ci" / "run"]
+    named = {name for path in sources for name in re.findall(r"\bEXTRACT_[A-Z_]*[A-Z]\b", path.read_text("utf-8"))}
+    misspelt_here = {"EXTRACT_MAX_INFLIGHT", "EXTRACT_WORKER"}  # by the test above, on purpose
+    assert named and unknown_variables(dict.fromkeys(named - misspelt_here, "")) == []
