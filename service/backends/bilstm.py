@@ -24,7 +24,7 @@ from service.models.store import ModelError, ModelStore
 from service.parsing.document import Document
 from service.runtime.sessions import CPU, active_provider, create_session
 from service.runtime.windows import Window, stitch, windows, zero_batch
-from service.settings import DEFAULT_BILSTM_OVERLAP_BLOCKS, DEFAULT_BILSTM_WINDOW_BLOCKS
+from service.settings import CPU_PADDED_BLOCKS, DEFAULT_BILSTM_OVERLAP_BLOCKS, DEFAULT_BILSTM_WINDOW_BLOCKS
 
 MODEL_NAME = "bilstm"
 # The BiLSTM models the store may hold: the shipped configuration, the paper's (`train bilstm --paper`),
@@ -44,8 +44,8 @@ ARTICLE_MIN_PROBABILITY = 0.03
 INPUT_NAME = "blocks"
 LENGTHS_NAME = "lengths"
 # Padded blocks per inference call (sequences × longest): bounds the input tensor at about
-# 16,384 × 1,058 × 4 bytes = 69 MB whatever the pages.
-DEFAULT_MAX_PADDED_BLOCKS = 16384
+# 8,192 × 1,058 × 4 bytes = 35 MB whatever the pages (the settings' CPU default).
+DEFAULT_MAX_PADDED_BLOCKS = CPU_PADDED_BLOCKS
 
 
 class BilstmBackend(Backend):  # and a BatchedBackend by its shape: encode, infer, labels
@@ -165,7 +165,7 @@ def _build(name: str, context: BuildContext) -> BilstmBackend:
         intra_op_threads=settings.onnx_intra_op_threads,
         window_blocks=settings.bilstm_window_blocks,
         overlap_blocks=settings.bilstm_overlap_blocks,
-        max_padded_blocks=settings.batch_max_padded_blocks,
+        max_padded_blocks=settings.padded_blocks,
     )
 
 

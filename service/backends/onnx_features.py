@@ -32,6 +32,9 @@ from service.runtime.sessions import CPU, active_provider, create_session
 INPUT_NAME = "features"
 PROBABILITIES = "probabilities"
 CONTENT = 1  # column of the content class in PROBABILITIES
+# Units per session call: the SVM's kernel features of a 103,511-unit page took 1 GB in one call (a row is
+# scored alone, so the calls' rows join as one call's would; no dev page has more units than this).
+MAX_ROWS_PER_CALL = 8192
 
 FeatureFunction = Callable[[Document, np.ndarray], np.ndarray]
 
@@ -86,7 +89,9 @@ class OnnxFeatureBackend(Backend):
             return np.zeros(0, dtype=np.float32)
         unit_of_leaf = self.units(document)
         rows = self.features(document, unit_of_leaf)
-        (probabilities,) = self.session.run([PROBABILITIES], {INPUT_NAME: rows})
+        calls = [rows[start : start + MAX_ROWS_PER_CALL] for start in range(0, len(rows), MAX_ROWS_PER_CALL)]
+        parts = [self.session.run([PROBABILITIES], {INPUT_NAME: part})[0] for part in calls]
+        probabilities = parts[0] if len(parts) == 1 else np.concatenate(parts)
         return np.ascontiguousarray(probabilities[unit_of_leaf, CONTENT], dtype=np.float32)
 
     def classify(self, document: Document) -> BlockLabels:

@@ -15,9 +15,10 @@ class AdmissionLimit:
     there is no await between the check and the increment.
     """
 
-    def __init__(self, capacity: int, retry_after_s: float) -> None:
+    def __init__(self, capacity: int, retry_after_s: float, unit: str = "documents") -> None:
         self.capacity = capacity
         self.retry_after_s = retry_after_s
+        self.unit = unit  # what is counted, for the refusal's message
         self.in_flight = 0
 
     @contextmanager
@@ -37,4 +38,4 @@ class AdmissionLimit:
 
     def refusal(self) -> str:
         """Why work is refused now, for the client."""
-        return f"{self.in_flight} documents in flight, limit {self.capacity}; retry in {self.retry_after_s:g} s"
+        return f"{self.in_flight} {self.unit} in flight, limit {self.capacity}; retry in {self.retry_after_s:g} s"

@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Mapping, Sequence, Sized
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from functools import partial
 from typing import cast
@@ -60,8 +61,9 @@ Outcome = Extraction | ExtractionError
 
 
 class ExtractionService:
-    """Runs jobs for concurrent callers in one event loop; refuses work past ``admission`` with :class:`Overloaded`.
+    """Runs jobs for concurrent callers in one event loop; refuses work past its limits with :class:`Overloaded`.
 
+    ``admission`` bounds the documents in flight, ``volume`` the bytes of their pages;
     ``pool`` runs the pipeline off the event loop; ``batchers`` (by backend
     name, for batched backends only) let documents of concurrent calls share
     inference calls; ``metrics`` times each extraction's stages.
@@ -75,9 +77,11 @@ class ExtractionService:
         pool: ThreadPoolExecutor,
         metrics: Metrics,
         batchers: Mapping[str, MicroBatcher[Sized]] | None = None,
+        volume: AdmissionLimit | None = None,
     ) -> None:
         self.extractor = extractor
         self.admission = admission
+        self.volume = volume  # bytes of pages in flight, where bounded: a page's memory grows with its size
         self.pool = pool
         self.metrics = metrics
         self.batchers: Mapping[str, MicroBatcher[Sized]] = dict(batchers or {})
@@ -108,7 +112,7 @@ class ExtractionService:
         raised too where the caller left while the last of them ran (no answer reaches it).
         """
         gone = gone or threading.Event()
-        with self.admission.admit(len(jobs)):
+        with self.admission.admit(len(jobs)), self._admit_volume(jobs):
             if any(self._batcher_of(job) for job in jobs):
                 results = await asyncio.gather(*(self._extract_one(job, gone) for job in jobs), return_exceptions=True)
                 outcomes = [_as_outcome(result) for result in results]
@@ -122,6 +126,13 @@ class ExtractionService:
                     stage.labels(name, outcome.backend).observe(outcome.timings[name] / MS_PER_S)
         _check_present(gone)
         return outcomes
+
+    def _admit_volume(self, jobs: Sequence[Job]) -> AbstractContextManager[None]:
+        """The jobs' pages' bytes held in :attr:`volume`; at most all of it, so a call alone is always admitted."""
+        if self.volume is None:
+            return nullcontext()
+        size = sum(len(job.page.html) for job in jobs)  # a str page's characters: near enough its bytes
+        return self.volume.admit(min(size, self.volume.capacity))
 
     async def extract(self, jobs: Sequence[Job], gone: threading.Event | None = None) -> list[Extraction]:
         """Every job's extraction, in order; the first page error fails the call (one page, or a compare)."""

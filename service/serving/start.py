@@ -48,6 +48,7 @@ async def open_extraction(
         yield ExtractionService(
             extractor,
             admission=AdmissionLimit(max_in_flight or settings.max_in_flight, settings.overload_retry_after_s),
+            volume=AdmissionLimit(settings.max_in_flight_bytes, settings.overload_retry_after_s, "bytes of pages"),
             pool=pool,
             metrics=metrics,
             batchers=batchers,
@@ -66,7 +67,7 @@ async def _start_batchers(
         return {}
     limits = BatchLimits(
         max_batch_documents=settings.batch_size,
-        max_padded_blocks=settings.batch_max_padded_blocks,
+        max_padded_blocks=settings.padded_blocks,
         max_wait_ms=settings.batch_max_wait_ms,
         max_queue_documents=settings.batch_queue_size,
         retry_after_s=settings.overload_retry_after_s,

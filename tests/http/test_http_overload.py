@@ -245,3 +245,24 @@ def test_a_request_the_shutdown_cancels_is_answered_503_shutting_down_in_the_err
         server.thread.join(timeout=20)
     assert response.status_code == 503 and response.headers["retry-after"] == "1"
     assert response.json()["error"]["code"] == "shutting_down"
+
+
+def test_pages_past_the_bytes_in_flight_are_refused_while_a_small_one_still_fits(
+    registry_with: Callable[..., BackendRegistry],
+) -> None:
+    """Memory grows with a page's size: four 9.8 MB pages on bilstm took a process from 170 MiB to 5 GiB."""
+    padding = "<p>" + "x " * 15_000 + "</p>"  # 30 KB
+    big, small = ARTICLE.replace("</body>", padding + "</body>"), ARTICLE
+    gate = GateBackend()
+    settings = Settings(max_body_bytes=40_000, max_in_flight_bytes=50_000, default_backend=RULES_DEFAULT)
+    with LiveServer(settings, registry=registry_with(gate)) as server, ThreadPoolExecutor(1) as pool:
+        held = pool.submit(httpx.post, server.url + "/extract", json={"html": big, "backend": "gate"}, timeout=30)
+        gate.wait_entered(1)
+        refused = httpx.post(server.url + "/extract", json={"html": big}, timeout=30)
+        fits = httpx.post(server.url + "/extract", json={"html": small}, timeout=30)
+        gate.opened.set()
+        assert held.result().status_code == 200
+        again = httpx.post(server.url + "/extract", json={"html": big}, timeout=30)  # room again
+    assert refused.status_code == 429 and refused.headers["retry-after"] == "1"
+    assert refused.json()["error"]["code"] == "overloaded" and "bytes of pages in flight" in refused.text
+    assert fits.status_code == 200 and again.status_code == 200
