@@ -3,7 +3,8 @@
 Its Content-Security-Policy lets the page run its own inline script and style and call the
 service, and load nothing else. The frame that shows a pasted page (an ``srcdoc`` iframe)
 inherits the policy, so the page's stylesheets, fonts, images, scripts, frames and trackers are
-never requested: the reader works offline and tells no third party what was looked at.
+never requested: the reader works offline and tells no third party what was looked at. No other
+site may frame the page (clickjacking its buttons), and its type is never sniffed.
 """
 
 from __future__ import annotations
@@ -25,8 +26,14 @@ CONTENT_SECURITY_POLICY = "; ".join(
         "connect-src 'self'",  # the reader's calls to the API
         "base-uri 'none'",
         "form-action 'none'",
+        "frame-ancestors 'none'",
     )
 )
+HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Frame-Options": "DENY",  # frame-ancestors for browsers that predate it
+    "X-Content-Type-Options": "nosniff",
+}
 
 
 @cache
@@ -37,4 +44,4 @@ def reader_page() -> bytes:
 
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)
 async def reader() -> HTMLResponse:
-    return HTMLResponse(reader_page(), headers={"Content-Security-Policy": CONTENT_SECURITY_POLICY})
+    return HTMLResponse(reader_page(), headers=HEADERS)
