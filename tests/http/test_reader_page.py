@@ -212,7 +212,40 @@ def test_a_page_of_many_blocks_is_highlighted_without_freezing_the_tab(page: syn
     assert page.evaluate("window.longestTaskMs") < LONGEST_TASK_MS
 
 
+def test_a_link_clicked_in_the_frame_leaves_the_page_shown(page: sync_api.Page) -> None:
+    frame = _extract(page, ARTICLE)
+    frame.get_by_text("Contact").click()
+    page.wait_for_timeout(500)  # a navigation would have replaced the page by then
+    assert frame.locator("mark.xr-content").first.text_content() == "A headline"
+    assert page.evaluate("document.getElementById('page').contentDocument?.URL") == "about:srcdoc"
+
+
 def test_markup_named_like_the_document_s_methods_does_not_switch_highlighting_off(page: sync_api.Page) -> None:
     frame = _extract(page, CLOBBERING)
     assert frame.locator("mark.xr-content").first.text_content() == "A headline"
     assert "Contact" in frame.locator("mark.xr-boilerplate").all_text_contents()
+
+
+def test_the_backend_chosen_while_the_frame_loads_is_the_one_painted(page: sync_api.Page) -> None:
+    # choose keep_all as soon as the compare table appears: before the frame has loaded
+    page.evaluate(
+        """() => new MutationObserver((_, observer) => {
+        const row = document.querySelector("#backends tr[data-backend=keep_all]");
+        if (row) { observer.disconnect(); row.click(); }
+    }).observe(document.getElementById("backends"), {childList: true})"""
+    )
+    frame = _extract(page, ARTICLE, backend="all")
+    sync_api.expect(page.locator("#meta")).to_contain_text("keep_all")
+    titles = frame.locator(".xr-block").evaluate_all("(marks) => marks.map((mark) => mark.title)")
+    assert titles and all("keep_all" in title for title in titles)
+
+
+def test_an_error_clears_the_previous_result(page: sync_api.Page) -> None:
+    frame = _extract(page, ARTICLE)
+    page.check("input[name=source][value=url]")
+    page.fill("#url", "http://127.0.0.1/admin")
+    page.click("#go")
+    page.wait_for_selector("#status.error")
+    assert "a reader came for" not in page.text_content("#text")
+    assert page.text_content("#meta") == ""
+    assert frame.locator(".xr-block").count() == 0
