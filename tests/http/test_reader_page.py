@@ -71,6 +71,7 @@ CLOBBERING = ARTICLE.replace(
         for name in ("createElement", "querySelector", "head", "documentElement", "addEventListener", "URL")
     ),
 )
+KEY = "reader-test-key"
 
 
 @pytest.fixture(scope="module")
@@ -240,6 +241,15 @@ def test_the_backend_chosen_while_the_frame_loads_is_the_one_painted(page: sync_
     assert titles and all("keep_all" in title for title in titles)
 
 
+def test_an_invalid_url_in_the_hidden_field_does_not_block_pasted_html(page: sync_api.Page) -> None:
+    page.check("input[name=source][value=url]")
+    page.fill("#url", "not a url")
+    page.check("input[name=source][value=html]")
+    page.fill("#html", ARTICLE)
+    page.click("#go")
+    sync_api.expect(page.locator("#text")).to_contain_text("a reader came for", timeout=5_000)
+
+
 def test_an_error_clears_the_previous_result(page: sync_api.Page) -> None:
     frame = _extract(page, ARTICLE)
     page.check("input[name=source][value=url]")
@@ -249,3 +259,22 @@ def test_an_error_clears_the_previous_result(page: sync_api.Page) -> None:
     assert "a reader came for" not in page.text_content("#text")
     assert page.text_content("#meta") == ""
     assert frame.locator(".xr-block").count() == 0
+
+
+@pytest.fixture(scope="module")
+def keyed_reader_url(registry_with: Callable[..., BackendRegistry]) -> Iterator[str]:
+    settings = Settings(default_backend=RULES_DEFAULT, api_keys=[KEY])
+    with LiveServer(settings, registry=registry_with(KeepAllBackend())) as server:
+        yield server.url + "/"
+
+
+def test_the_backends_are_listed_once_a_key_is_typed(offline_tab: OfflineTab, keyed_reader_url: str) -> None:
+    page = offline_tab.page
+    page.goto(keyed_reader_url)
+    page.wait_for_selector("#status.error")  # listed without a key: refused
+    page.click("summary")
+    page.fill("#key", KEY)
+    page.press("#key", "Tab")
+    page.wait_for_selector("#backend option[value=keep_all]", state="attached", timeout=5_000)
+    assert page.locator("#backend option").count() == 3  # all, boilerpipe, keep_all: each once
+    assert page.text_content("#status") == ""
