@@ -71,6 +71,7 @@ CLOBBERING = ARTICLE.replace(
         for name in ("createElement", "querySelector", "head", "documentElement", "addEventListener", "URL")
     ),
 )
+ARABIC = "هذه فقرة طويلة من المحتوى الحقيقي الذي جاء القارئ من أجله، وفيها كلمات كافية."
 KEY = "reader-test-key"
 
 
@@ -259,6 +260,28 @@ def test_an_error_clears_the_previous_result(page: sync_api.Page) -> None:
     assert "a reader came for" not in page.text_content("#text")
     assert page.text_content("#meta") == ""
     assert frame.locator(".xr-block").count() == 0
+
+
+def test_right_to_left_paragraphs_read_right_to_left(page: sync_api.Page) -> None:
+    _extract(page, ARTICLE.replace("<h1>A headline</h1>", f"<h1>A headline</h1><p>{ARABIC}</p>"), "keep_all")
+    directions = page.evaluate(
+        """(texts) => texts.map((text) => {
+        const holders = [...document.querySelectorAll("#text, #text *")].reverse();  // the innermost first
+        const holder = holders.find((element) => element.textContent.includes(text));
+        return getComputedStyle(holder).direction;
+    })""",
+        [ARABIC, "a reader came for"],
+    )
+    assert directions == ["rtl", "ltr"]
+
+
+def test_a_narrow_screen_stacks_the_text_and_the_page(page: sync_api.Page) -> None:
+    page.set_viewport_size({"width": 390, "height": 844})
+    _extract(page, ARTICLE)
+    for panel in ("#text", "#page"):
+        box = page.locator(panel).bounding_box()
+        assert box is not None and box["width"] > 300, (panel, box)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
 
 
 @pytest.fixture(scope="module")
