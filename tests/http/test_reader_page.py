@@ -242,6 +242,36 @@ def test_the_backend_chosen_while_the_frame_loads_is_the_one_painted(page: sync_
     assert titles and all("keep_all" in title for title in titles)
 
 
+def test_compare_rows_are_chosen_from_the_keyboard(page: sync_api.Page) -> None:
+    _extract(page, ARTICLE, backend="all")
+    for _ in range(12):  # from the Extract button on, to the keep_all row
+        page.keyboard.press("Tab")
+        if page.evaluate("!!document.activeElement.closest('tr[data-backend=keep_all]')"):
+            break
+    page.keyboard.press("Enter")
+    sync_api.expect(page.locator("#meta")).to_contain_text("keep_all")
+    assert page.evaluate("!!document.activeElement.closest('tr[data-backend=keep_all]')")  # the focus stays
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Space")
+    sync_api.expect(page.locator("#meta")).to_contain_text("boilerpipe")
+
+
+def test_extract_keeps_the_focus_and_announces_what_it_did(page: sync_api.Page) -> None:
+    page.fill("#html", ARTICLE)
+    page.select_option("#backend", "boilerpipe")
+    page.focus("#go")
+    page.keyboard.press("Enter")
+    sync_api.expect(page.locator("#meta")).to_contain_text("boilerpipe")
+    sync_api.expect(page.locator("#status")).to_have_text("Extracted with boilerpipe.")
+    assert page.evaluate("document.activeElement.id") == "go"
+
+
+def test_the_api_key_field_has_a_label(page: sync_api.Page) -> None:
+    assert page.evaluate("document.getElementById('key').labels.length") == 1
+    page.click("summary")
+    sync_api.expect(page.get_by_label("Key", exact=True)).to_be_visible()
+
+
 def test_an_invalid_url_in_the_hidden_field_does_not_block_pasted_html(page: sync_api.Page) -> None:
     page.check("input[name=source][value=url]")
     page.fill("#url", "not a url")
