@@ -6,9 +6,10 @@ opens it, so which requests are in flight is a fact, not a timing guess.
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 
 import httpx
@@ -204,19 +205,26 @@ def _wait_until_refused(port: int) -> None:
     raise AssertionError("the server kept accepting connections after shutdown began")
 
 
-def test_shutdown_stops_accepting_and_lets_the_request_in_flight_finish(
-    registry_with: Callable[..., BackendRegistry],
-) -> None:
+@contextlib.contextmanager
+def _held_at_shutdown(
+    registry_with: Callable[..., BackendRegistry], graceful_s: int
+) -> Iterator[tuple[LiveServer, GateBackend, Future[httpx.Response]]]:
+    """A server holding one request in its backend, then told to shut down (what SIGTERM does)."""
     gate = GateBackend()
-    server = LiveServer(
-        Settings(graceful_shutdown_timeout_s=20, default_backend=RULES_DEFAULT), registry=registry_with(gate)
-    )
-    with server, ThreadPoolExecutor(1) as pool:
+    settings = Settings(graceful_shutdown_timeout_s=graceful_s, default_backend=RULES_DEFAULT)
+    with LiveServer(settings, registry=registry_with(gate)) as server, ThreadPoolExecutor(1) as pool:
         in_flight = pool.submit(
             httpx.post, server.url + "/extract", json={"html": ARTICLE, "backend": "gate"}, timeout=30
         )
         gate.wait_entered(1)
-        server.server.should_exit = True  # what SIGTERM does
+        server.server.should_exit = True
+        yield server, gate, in_flight
+
+
+def test_shutdown_stops_accepting_and_lets_the_request_in_flight_finish(
+    registry_with: Callable[..., BackendRegistry],
+) -> None:
+    with _held_at_shutdown(registry_with, graceful_s=20) as (server, gate, in_flight):
         _wait_until_refused(server.port)  # no new work is taken...
         gate.opened.set()  # ...while the request already in the pipeline finishes
         response = in_flight.result()
@@ -230,17 +238,8 @@ def test_a_request_the_shutdown_cancels_is_answered_503_shutting_down_in_the_err
     registry_with: Callable[..., BackendRegistry],
 ) -> None:
     """uvicorn cancels what still runs when the graceful time is out, and answered a plain-text 500 (a server error)."""
-    gate = GateBackend()
-    server = LiveServer(
-        Settings(graceful_shutdown_timeout_s=1, default_backend=RULES_DEFAULT), registry=registry_with(gate)
-    )
-    with server, ThreadPoolExecutor(1) as pool:
-        in_flight = pool.submit(
-            httpx.post, server.url + "/extract", json={"html": ARTICLE, "backend": "gate"}, timeout=30
-        )
-        gate.wait_entered(1)
-        server.server.should_exit = True  # what SIGTERM does; the gate stays shut past the graceful second
-        response = in_flight.result()
+    with _held_at_shutdown(registry_with, graceful_s=1) as (server, gate, in_flight):
+        response = in_flight.result()  # the gate stays shut past the graceful second
         gate.opened.set()  # the worker thread cannot be cancelled: let it end
         server.thread.join(timeout=20)
     assert response.status_code == 503 and response.headers["retry-after"] == "1"
