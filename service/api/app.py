@@ -18,7 +18,7 @@ from service.api.head import HeadAsGet
 from service.api.middleware import MetricsMiddleware, endpoints_of, methods_and_path
 from service.api.routes import backends, batch, compare, docs, extract, health, metrics, reader
 from service.api.schemas import ALL_BACKENDS
-from service.api.shutdown import AnswerWhenCancelled
+from service.api.shutdown import answer_when_cancelled
 from service.backends.enabled import load_enabled, manifest_figures
 from service.backends.registry import BackendRegistry, default_registry
 from service.fetching.errors import BlockReason
@@ -163,7 +163,7 @@ def create_app(
     for router in ROUTERS:
         app.include_router(router)
     app.add_middleware(AdmissionGate, metrics=metrics, routes=_gated_routes(app))  # inside the metrics: counted
-    app.add_middleware(AnswerWhenCancelled, metrics=metrics)  # its 503 counted too
+    app.add_middleware(answer_when_cancelled, metrics=metrics)  # its 503 counted too
     app.add_middleware(MetricsMiddleware, metrics=metrics)
     if chosen.cors_allow_origins:
         app.add_middleware(

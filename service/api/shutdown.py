@@ -19,17 +19,10 @@ RETRY_AFTER_S = 1
 log = logging.getLogger(__name__)
 
 
-class AnswerWhenCancelled:
-    """Answers 503 ``shutting_down`` where the server cancels a request that has not begun its answer."""
+def answer_when_cancelled(app: ASGIApp, metrics: Metrics) -> ASGIApp:
+    """``app``, answering 503 ``shutting_down`` where the server cancels a request that has not begun its answer."""
 
-    def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
-        self.app = app
-        self.metrics = metrics
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def answering(scope: Scope, receive: Receive, send: Send) -> None:
         started = False
 
         async def noting_the_start(message: Message) -> None:
@@ -38,14 +31,16 @@ class AnswerWhenCancelled:
             await send(message)
 
         try:
-            await self.app(scope, receive, noting_the_start)
+            await app(scope, receive, noting_the_start)
         except asyncio.CancelledError:
-            if started:
+            if started or scope["type"] != "http":
                 raise
             # The request is over either way; its task ends here, answered, instead of unwinding as an error.
             log.warning("%s %s cancelled at shutdown: answered 503", scope["method"], scope["path"])
             status, code = SHUTTING_DOWN
-            self.metrics.errors.labels(code).inc()
+            metrics.errors.labels(code).inc()
             message = "the server is shutting down and stopped this request; send it again"
             response = error_response(status, code, message, {"Retry-After": str(RETRY_AFTER_S)})
             await response(scope, receive, send)
+
+    return answering
