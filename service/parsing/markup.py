@@ -240,8 +240,8 @@ def _pieces(node: MarkupNode) -> str:
 
     Such runs are blocks the page's style sets apart ("<span>Harry Rabinowitz</span><span>Tech
     Reporter</span>" shows two lines, and read as one text it is "Harry RabinowitzTech Reporter"):
-    each line is a candidate name of its own. White space is collapsed in each; the whole is cut
-    at :data:`MAX_TEXT_CHARS`.
+    the metadata takes a short byline's first line for the name. White space is collapsed in each
+    line; the whole is cut at :data:`MAX_TEXT_CHARS`.
     """
     lines: list[str] = []
     line: list[str] = []
