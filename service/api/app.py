@@ -16,6 +16,7 @@ from service.api.errors import ERROR_CODES, install_error_handlers
 from service.api.gate import AdmissionGate
 from service.api.head import HeadAsGet
 from service.api.middleware import MetricsMiddleware, endpoints_of, methods_and_path
+from service.api.request_ids import with_request_ids
 from service.api.routes import backends, batch, compare, docs, extract, health, metrics, reader
 from service.api.schemas import ALL_BACKENDS
 from service.api.shutdown import answer_when_cancelled
@@ -170,7 +171,9 @@ def create_app(
             CORSMiddleware,
             allow_origins=chosen.cors_allow_origins,
             allow_methods=["GET", "POST"],
-            allow_headers=["Authorization", "Content-Type"],
+            allow_headers=["Authorization", "Content-Type", "X-Request-ID"],
+            expose_headers=["X-Request-ID", "Retry-After"],  # what a browser's script may read of an answer
         )
+    app.add_middleware(with_request_ids)
     app.add_middleware(HeadAsGet)  # outermost: every layer inside sees the GET it answers
     return app

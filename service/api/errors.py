@@ -8,6 +8,7 @@ know is a bug: a 500 ``internal_error`` whose details go to the log only.
 
 from __future__ import annotations
 
+import logging
 import math
 
 from fastapi import FastAPI, Request
@@ -15,6 +16,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from service.api.request_ids import request_id_of
 from service.errors import (
     EmptyPage,
     ExtractionError,
@@ -82,6 +84,8 @@ class NotReady(RequestError):
 
 
 BAD_REQUEST = "bad_request"  # the code of a 400 that nothing more precise names (uvicorn's parser's too)
+
+log = logging.getLogger(__name__)
 
 # error class -> (HTTP status, stable code). Looked up along the class's MRO,
 # so a subclass without its own row gets its parent's.
@@ -191,9 +195,14 @@ def allowed_methods(request: Request, starlettes: str) -> str:
 def install_error_handlers(app: FastAPI, metrics: Metrics) -> None:
     """Route every error through the table, so each response has the same shape and is counted."""
 
-    async def handle(_: Request, error: Exception) -> JSONResponse:
-        # An internal error's details reach the log: Starlette re-raises after this response.
+    async def handle(request: Request, error: Exception) -> JSONResponse:
+        # An internal error's details reach the log: Starlette re-raises after this response; this line ties
+        # the traceback after it to the answer's X-Request-ID.
         status, code, message = counted_error(error, metrics)
+        if (status, code) == INTERNAL:
+            log.error(
+                "internal error on %s %s (request %s)", request.method, request.url.path, request_id_of(request.scope)
+            )
         return error_response(status, code, message, error_headers(error), **error_fields(error))
 
     async def handle_http(request: Request, error: Exception) -> JSONResponse:

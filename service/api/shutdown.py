@@ -13,6 +13,7 @@ import logging
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from service.api.errors import SHUTTING_DOWN, error_response
+from service.api.request_ids import request_id_of
 from service.metrics import Metrics
 
 RETRY_AFTER_S = 1
@@ -36,7 +37,9 @@ def answer_when_cancelled(app: ASGIApp, metrics: Metrics) -> ASGIApp:
             if started or scope["type"] != "http":
                 raise
             # The request is over either way; its task ends here, answered, instead of unwinding as an error.
-            log.warning("%s %s cancelled at shutdown: answered 503", scope["method"], scope["path"])
+            log.warning(
+                "%s %s (%s) cancelled at shutdown: answered 503", scope["method"], scope["path"], request_id_of(scope)
+            )
             status, code = SHUTTING_DOWN
             metrics.errors.labels(code).inc()
             message = "the server is shutting down and stopped this request; send it again"
