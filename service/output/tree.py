@@ -227,10 +227,9 @@ def _paragraph_elements(document: Document) -> np.ndarray:
     features were fitted with, leave them out. One inside a <pre> stays in it (the <pre> names the language).
     """
     paragraph = document.block_paragraph
-    marked = document.elem_tagged(BARE_PRE_TAGS)
-    if not marked.any():
+    if BARE_PRE_TAGS.isdisjoint(document.path_tag):  # nearly every page: not a per-element pass on each render
         return paragraph
-    nearest = document.nearest_marked(marked)[document.block_elem]
+    nearest = document.nearest_marked(document.elem_tagged(BARE_PRE_TAGS))[document.block_elem]
     in_pre = document.elem_tagged(PRE_TAGS)[paragraph]
     return np.where((nearest > paragraph) & ~in_pre, nearest, paragraph)
 
