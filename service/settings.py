@@ -32,7 +32,8 @@ GPU_EXECUTION_PROVIDERS = frozenset({"CUDAExecutionProvider", "TensorrtExecution
 GPU_BATCH_SIZE = 32  # documents per model batch on a GPU unless EXTRACT_BATCH_MAX_SIZE says otherwise
 # Padded blocks per model call unless EXTRACT_BATCH_MAX_PADDED_BLOCKS says otherwise. On the CPU a call holds one
 # page's windows: 8192 changes no dev page (none has more blocks) and cut a 103,511-block page's peak memory
-# on bilstm from 1,386 to 571 MiB, and its time from 5.8 to 4.2 s (2026-11-29, one run each).
+# on bilstm from 1,388 to 571 MiB (`bench --page-memory --backends bilstm`, with and without
+# EXTRACT_BATCH_MAX_PADDED_BLOCKS=65536).
 GPU_PADDED_BLOCKS = 65536
 CPU_PADDED_BLOCKS = 8192
 # The BiLSTM's windows (service.runtime.windows): the longest block sequence it reads at once, and the overlap.
